@@ -1,0 +1,101 @@
+// Package jsonx decodes JSON the way Kubernetes' unstructured objects hold
+// it: integers become int64, other numbers float64, objects map[string]any.
+package jsonx
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"strconv"
+)
+
+// Decode parses one JSON value. Trailing data is an error.
+func Decode(b []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, errors.New("invalid character after top-level value")
+	}
+	return convert(v), nil
+}
+
+// DecodeObject parses a JSON object.
+func DecodeObject(b []byte) (map[string]any, error) {
+	v, err := Decode(b)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, errors.New("expected a JSON object")
+	}
+	return m, nil
+}
+
+func convert(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			t[k] = convert(e)
+		}
+		return t
+	case []any:
+		for i, e := range t {
+			t[i] = convert(e)
+		}
+		return t
+	case json.Number:
+		if i, err := strconv.ParseInt(string(t), 10, 64); err == nil {
+			return i
+		}
+		f, err := strconv.ParseFloat(string(t), 64)
+		if err != nil {
+			return string(t)
+		}
+		return f
+	}
+	return v
+}
+
+// DeepCopy copies a decoded JSON value.
+func DeepCopy(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(t))
+		for k, e := range t {
+			m[k] = DeepCopy(e)
+		}
+		return m
+	case []any:
+		l := make([]any, len(t))
+		for i, e := range t {
+			l[i] = DeepCopy(e)
+		}
+		return l
+	}
+	return v
+}
+
+// CopyObject deep-copies an object.
+func CopyObject(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	return DeepCopy(m).(map[string]any)
+}
+
+// Marshal encodes v compactly without HTML escaping.
+func Marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
