@@ -155,7 +155,7 @@ func (e *Error) Body() string {
 func FormatValue(v any) string {
 	switch t := v.(type) {
 	case nil:
-		return "null"
+		return `"null"` // apimachinery substitutes the string "null" and quotes it
 	case string:
 		return strconv.Quote(t)
 	case int, int32, int64, float32, float64, bool, json.Number:
