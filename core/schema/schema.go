@@ -59,4 +59,10 @@ type Schema struct {
 	// Strategic merge patch metadata (built-in types only).
 	PatchStrategy string `json:"x-kubernetes-patch-strategy,omitempty"` // merge, replace, retainKeys, "merge,retainKeys"
 	PatchMergeKey string `json:"x-kubernetes-patch-merge-key,omitempty"`
+
+	// AdditionalPropertiesBool keeps the boolean form of additionalProperties
+	// ("additionalProperties": true or false). It is nil when the keyword is
+	// absent or given as a schema (then AdditionalProperties is set).
+	// UnmarshalJSON and MarshalJSON translate it.
+	AdditionalPropertiesBool *bool `json:"-"`
 }
