@@ -1,0 +1,169 @@
+package patch
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/field"
+)
+
+// genericInvalidMessage is what apimachinery's NewGenericServerResponse
+// says for a 422 without a resource.
+const genericInvalidMessage = "the server rejected our request due to an error in our request"
+
+// MaxJSONPatchOperations is the handler's limit on the operations of one
+// JSON patch (maxJSONPatchOperations in the apiserver's patch handler).
+const MaxJSONPatchOperations = 10000
+
+// InvalidJSONError: the body is not well-formed JSON.
+// Real answer: 400 BadRequest "invalid JSON patch".
+type InvalidJSONError struct{}
+
+func (*InvalidJSONError) Error() string { return "invalid JSON patch" }
+
+// DecodeError: the patch is JSON but cannot be decoded into what the
+// patch type needs (an array of operations, an object). Message is the
+// full text the server answers with, e.g.
+// `error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp`.
+// Real answer: 400 BadRequest with Message.
+type DecodeError struct{ Message string }
+
+func (e *DecodeError) Error() string { return e.Message }
+
+// TooManyOperationsError: a JSON patch with more than
+// MaxJSONPatchOperations operations. Real answer: 413.
+type TooManyOperationsError struct{ Got int }
+
+func (e *TooManyOperationsError) Error() string {
+	return "The allowed maximum operations in a JSON patch is 10000, got " + strconv.Itoa(e.Got)
+}
+
+// OperationError: a JSON patch operation could not be applied (a failing
+// test, a missing path, an unknown op...). Err is the library's reason,
+// which the real server does not show. Real answer: 422 Invalid with a
+// generic message and empty details.
+type OperationError struct {
+	Err error
+}
+
+func (e *OperationError) Error() string { return e.Err.Error() }
+func (e *OperationError) Unwrap() error { return e.Err }
+
+// InvalidMergePatchError: a merge patch that is null or a JSON scalar.
+// Real answer: 400 BadRequest "Invalid JSON Patch".
+type InvalidMergePatchError struct{}
+
+func (*InvalidMergePatchError) Error() string { return "Invalid JSON Patch" }
+
+// SMPKind classifies strategic merge patch failures the way the handler's
+// interpretStrategicMergePatchError does.
+type SMPKind int
+
+const (
+	// SMPBadRequest: malformed directives (400 BadRequest, message shown).
+	SMPBadRequest SMPKind = iota
+	// SMPUnprocessable: lists of lists, content not matching $retainKeys
+	// (422 Invalid, generic message).
+	SMPUnprocessable
+	// SMPInternal: every other error of the library, which the server
+	// passes on as a plain error (500, no reason, message shown).
+	SMPInternal
+)
+
+// StrategicError is a failure of StrategicMergePatch; Message is the
+// library's exact text.
+type StrategicError struct {
+	Kind    SMPKind
+	Message string
+}
+
+func (e *StrategicError) Error() string { return e.Message }
+
+// The library's sentinel errors (k8s.io/apimachinery/pkg/util/mergepatch).
+var (
+	ErrBadJSONDoc                           = &StrategicError{SMPBadRequest, "invalid JSON document"}
+	ErrNoListOfLists                        = &StrategicError{SMPUnprocessable, "lists of lists are not supported"}
+	ErrBadPatchFormatForPrimitiveList       = &StrategicError{SMPBadRequest, "invalid patch format of primitive list"}
+	ErrBadPatchFormatForRetainKeys          = &StrategicError{SMPBadRequest, "invalid patch format of retainKeys"}
+	ErrBadPatchFormatForSetElementOrderList = &StrategicError{SMPBadRequest, "invalid patch format of setElementOrder list"}
+	ErrPatchContentNotMatchRetainKeys       = &StrategicError{SMPUnprocessable, "patch content doesn't match retainKeys list"}
+	ErrUnsupportedStrategicMergePatchFormat = &StrategicError{SMPBadRequest, "strategic merge patch format is not supported"}
+)
+
+func internalf(msg string) *StrategicError { return &StrategicError{SMPInternal, msg} }
+
+// ToAPIError maps an engine error to exactly what kube-apiserver answers.
+// The real patch handler reports these errors without a kind or name (a
+// generic 422 has empty details), so gk and name are only used for errors
+// that are already API errors. Errors of unknown types become 500s.
+func ToAPIError(err error, gk apierr.GK, name string) *apierr.Error {
+	var (
+		ae  *apierr.Error
+		ij  *InvalidJSONError
+		de  *DecodeError
+		tm  *TooManyOperationsError
+		oe  *OperationError
+		im  *InvalidMergePatchError
+		se  *StrategicError
+		sde *StrictError
+	)
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ae):
+		return ae
+	case errors.As(err, &ij):
+		return apierr.BadRequest(ij.Error())
+	case errors.As(err, &de):
+		return apierr.BadRequest(de.Message)
+	case errors.As(err, &tm):
+		return apierr.RequestEntityTooLarge(tm.Error())
+	case errors.As(err, &oe):
+		return genericInvalid()
+	case errors.As(err, &im):
+		return apierr.BadRequest(im.Error())
+	case errors.As(err, &se):
+		switch se.Kind {
+		case SMPBadRequest:
+			return apierr.BadRequest(se.Message)
+		case SMPUnprocessable:
+			return genericInvalid()
+		}
+		// A plain error reaching the handler: 500, StatusReasonUnknown ("").
+		return &apierr.Error{Code: http.StatusInternalServerError, Message: se.Message}
+	case errors.As(err, &sde):
+		return sde.APIError()
+	}
+	_ = gk
+	_ = name
+	return apierr.Internal(err)
+}
+
+func genericInvalid() *apierr.Error {
+	return &apierr.Error{Code: http.StatusUnprocessableEntity, Reason: apierr.ReasonInvalid,
+		Message: genericInvalidMessage, Details: &apierr.Details{}}
+}
+
+// StrictError is the handler's answer under fieldValidation=Strict when
+// the patch or the patched object has duplicate or unknown fields:
+//
+//	"" is invalid: patch: Invalid value: "<PatchValue>": strict decoding error: unknown field "spec.foo"
+//
+// The server builds it from Result.PatchValue and the strict errors of the
+// patch (Result.StrictErrors) followed by those of the patched object.
+type StrictError struct {
+	PatchValue string
+	Errors     []string
+}
+
+func (e *StrictError) Error() string { return "strict decoding error: " + strings.Join(e.Errors, ", ") }
+
+// APIError renders the 422 with the empty kind and name the real handler uses.
+func (e *StrictError) APIError() *apierr.Error {
+	return apierr.Invalid(apierr.GK{}, "", field.ErrorList{
+		field.Invalid(field.NewPath("patch"), e.PatchValue, e.Error()),
+	})
+}
