@@ -1,28 +1,190 @@
 // Package apiserver is the HTTP face of the core: an http.Handler that
 // speaks the Kubernetes API over the storage and resource model.
+//
+// Requests flow one way: server.go routes, the verb files (create.go,
+// update.go, delete.go, read.go, watch.go, patch.go) implement REST
+// semantics with help from the resource model, and every failure is a
+// typed error written once by writeError.
 package apiserver
 
 import (
+	"fmt"
 	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/resource"
+	"github.com/kubesandbox/kubesandbox/core/store"
 )
 
 // Options configure a Server.
-type Options struct{}
+type Options struct {
+	// HistoryEvents and HistoryAge bound the watch/list history window.
+	HistoryEvents int
+	HistoryAge    time.Duration
+	// MaxWatchSeconds caps a watch's lifetime (default 30 minutes, like
+	// kube-apiserver's --min-request-timeout based randomised limit).
+	MaxWatchSeconds int
+	// Now is the clock (tests).
+	Now func() time.Time
+}
 
 // Server is the Kubernetes API as an http.Handler.
 type Server struct {
-	mux *http.ServeMux
+	opts  Options
+	store *store.Store
+	reg   *registry
+	now   func() time.Time
+
+	fmMu          sync.Mutex
+	fieldManagers map[*resource.Resource]fieldManager
 }
 
 // New returns a Server with the built-in resources and the default
 // namespaces.
 func New(opts Options) *Server {
-	s := &Server{mux: http.NewServeMux()}
-	s.mux.HandleFunc("/version", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"major":"1","minor":"37","gitVersion":"v1.37.2-kubesandbox"}`))
-	})
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.MaxWatchSeconds <= 0 {
+		opts.MaxWatchSeconds = 1800
+	}
+	s := &Server{
+		opts:          opts,
+		store:         store.New(store.Options{HistoryEvents: opts.HistoryEvents, HistoryAge: opts.HistoryAge, Now: opts.Now}),
+		reg:           newRegistry(),
+		now:           opts.Now,
+		fieldManagers: map[*resource.Resource]fieldManager{},
+	}
+	for _, res := range builtinResources() {
+		if isCRDResource(res) {
+			res.Hooks.Default = crdDefault
+			res.Hooks.PrepareCreate = crdPrepareCreate
+			res.Hooks.Validate = crdValidate
+		}
+		s.reg.add(res, "")
+	}
+	for _, ns := range []string{"default", "kube-system", "kube-public", "kube-node-lease"} {
+		s.bootstrapNamespace(ns)
+	}
 	return s
 }
 
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+// Store exposes the storage (for persistence and tests).
+func (s *Server) Store() *store.Store { return s.store }
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if p := recover(); p != nil {
+			writeError(w, apierr.Internal(fmt.Errorf("panic: %v", p)))
+		}
+	}()
+	path := r.URL.Path
+	switch {
+	case path == "/version" || path == "/version/":
+		s.serveVersion(w, r)
+		return
+	case isHealthPath(path):
+		s.serveHealth(w, r)
+		return
+	case path == "/api" || path == "/api/":
+		s.serveAPIVersions(w, r)
+		return
+	case path == "/apis" || path == "/apis/":
+		s.serveAPIGroupList(w, r)
+		return
+	}
+	ri, ok := parsePath(r.Method, path, r.URL.Query().Get)
+	if !ok {
+		s.serveNotFoundIndex(w, r)
+		return
+	}
+	switch {
+	case ri.groupOnly:
+		s.serveAPIGroup(w, r, ri.group)
+	case ri.versionOnly:
+		s.serveResourceList(w, r, ri)
+	case ri.emptyResourcePath:
+		http.NotFound(w, r)
+	default:
+		s.serveResource(w, r, ri)
+	}
+}
+
+func (s *Server) serveVersion(w http.ResponseWriter, r *http.Request) {
+	writeObject(w, http.StatusOK, output{media: mediaJSON}, map[string]any{
+		"major": "1", "minor": "37", "emulationMajor": "1", "emulationMinor": "37",
+		"minCompatibilityMajor": "1", "minCompatibilityMinor": "36",
+		"gitVersion": "v1.37.2-kubesandbox", "gitCommit": "kubesandbox", "gitTreeState": "clean",
+		"buildDate": "2026-11-01T00:00:00Z", "goVersion": "go1.26", "compiler": "gc", "platform": "js/wasm",
+	})
+}
+
+func (s *Server) serveNotFoundIndex(w http.ResponseWriter, r *http.Request) {
+	paths := []string{"/api", "/api/v1", "/apis", "/healthz", "/livez", "/readyz", "/version"}
+	for _, g := range s.reg.groups() {
+		if g == "" {
+			continue
+		}
+		paths = append(paths, "/apis/"+g)
+		for _, v := range s.reg.groupVersions(g) {
+			paths = append(paths, "/apis/"+g+"/"+v)
+		}
+	}
+	writeObject(w, http.StatusNotFound, output{media: mediaJSON}, map[string]any{"paths": toAnySlice(paths)})
+}
+
+// serveResource is the entry for /api/v1/... and /apis/G/V/... resource
+// paths.
+func (s *Server) serveResource(w http.ResponseWriter, r *http.Request, ri reqInfo) {
+	res := s.reg.lookup(ri.group, ri.version, ri.resource)
+	if res == nil || ri.tooManyParts {
+		http.NotFound(w, r)
+		return
+	}
+	if !res.Namespaced && ri.namespaceInPath && res.Resource != "namespaces" {
+		http.NotFound(w, r)
+		return
+	}
+	if res.Resource == "namespaces" && ri.name != "" {
+		ri.namespace = ""
+	}
+	if !res.Namespaced {
+		ri.namespace = ""
+	}
+	served := ri.subresource == "" || (ri.subresource == "status" && res.Status) || (ri.subresource == "scale" && res.Scale != nil)
+	if !served {
+		if res.CRD && ri.name != "" {
+			// the custom resource handler answers for the object
+			writeError(w, apierr.NotFound(apierr.GR{Group: res.Group, Resource: res.Resource}, ri.name))
+		} else {
+			http.NotFound(w, r)
+		}
+		return
+	}
+	out, err := negotiate(r)
+	if err != nil {
+		if acceptsOnlyProtobuf(r) {
+			writeErrorProtobuf(w, err)
+		} else {
+			writeError(w, err)
+		}
+		return
+	}
+	req := &request{s: s, w: w, r: r, ri: ri, res: res, out: out, query: r.URL.Query()}
+	if err := req.dispatch(); err != nil {
+		writeError(w, err)
+	}
+}
+
+// isHealthPath matches /healthz, /livez, /readyz and their per-check paths.
+func isHealthPath(p string) bool {
+	for _, h := range []string{"/healthz", "/livez", "/readyz"} {
+		if p == h || strings.HasPrefix(p, h+"/") {
+			return true
+		}
+	}
+	return false
+}

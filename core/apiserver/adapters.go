@@ -1,0 +1,141 @@
+package apiserver
+
+import (
+	"time"
+
+	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/field"
+	"github.com/kubesandbox/kubesandbox/core/resource"
+	"github.com/kubesandbox/kubesandbox/core/schema"
+	"github.com/kubesandbox/kubesandbox/core/validation"
+	"github.com/kubesandbox/kubesandbox/patch/fieldmanager"
+)
+
+// This file connects the verbs to the engines below them: metadata
+// validation (core/validation), structural schemas (core/schema) and
+// managedFields / server-side apply (patch/fieldmanager).
+
+// fieldManager maintains metadata.managedFields.
+type fieldManager interface {
+	Update(live, obj map[string]any, manager, subresource string, now time.Time) (map[string]any, error)
+	Apply(live, applied map[string]any, manager, subresource string, force bool, now time.Time) (map[string]any, error)
+}
+
+// updateNeverFails wraps a Manager whose Update keeps the live
+// managedFields on internal errors: the write goes on, as on the real
+// server.
+type updateNeverFails struct{ *fieldmanager.Manager }
+
+func (u updateNeverFails) Update(live, obj map[string]any, manager, sub string, now time.Time) (map[string]any, error) {
+	out, _ := u.Manager.Update(live, obj, manager, sub, now)
+	if out == nil {
+		out = obj
+	}
+	return out, nil
+}
+
+type noFieldManager struct{}
+
+func (noFieldManager) Update(live, obj map[string]any, manager, subresource string, now time.Time) (map[string]any, error) {
+	return obj, nil
+}
+func (noFieldManager) Apply(live, applied map[string]any, manager, subresource string, force bool, now time.Time) (map[string]any, error) {
+	return nil, apierr.Internal(errNoSchema)
+}
+
+var errNoSchema = &apierr.Error{Code: 500, Reason: apierr.ReasonInternalError, Message: "no type converter for this resource"}
+
+// fieldManagerFor returns the (cached) field manager of a resource version.
+func (s *Server) fieldManagerFor(res *resource.Resource) fieldManager {
+	s.fmMu.Lock()
+	defer s.fmMu.Unlock()
+	if fm, ok := s.fieldManagers[res]; ok {
+		return fm
+	}
+	opts := fieldmanager.Options{
+		GroupVersion: res.GroupVersion(), Kind: res.Kind, Schema: res.Schema,
+		EmptyListResets: !res.CRD,
+	}
+	if res.Status {
+		opts.ResetFields = map[string][][]string{"": {{"status"}}, "status": {{"spec"}}}
+	}
+	if res.CRD && res.Schema != nil {
+		sch := res.Schema
+		opts.Defaulter = func(obj map[string]any) { schema.Default(sch, obj) }
+	} else if res.Hooks.Default != nil {
+		opts.Defaulter = res.Hooks.Default
+	}
+	var fm fieldManager = noFieldManager{}
+	if m, err := fieldmanager.New(opts); err == nil {
+		fm = updateNeverFails{m}
+	}
+	s.fieldManagers[res] = fm
+	return fm
+}
+
+// nameFunc is how a resource's names are validated.
+func nameFunc(res *resource.Resource) validation.NameFunc {
+	if !res.CRD {
+		switch res.Kind {
+		case "Namespace":
+			return validation.NameIsDNSLabel
+		case "Service":
+			return validation.NameIsDNS1035Label
+		}
+	}
+	return validation.NameIsDNSSubdomain
+}
+
+// validateMeta checks metadata on create (old == nil) or update.
+func validateMeta(res *resource.Resource, obj, old object) field.ErrorList {
+	p := field.NewPath("metadata")
+	m, _ := obj["metadata"].(map[string]any)
+	errs := validation.ValidateObjectMeta(m, res.Namespaced, nameFunc(res), p)
+	if old != nil {
+		// The real server checks metadata updates twice: in the generic
+		// BeforeUpdate and again in the strategy's ValidateUpdate, so each
+		// failure appears as two causes (the message lists it once).
+		om, _ := old["metadata"].(map[string]any)
+		upd := validation.ValidateObjectMetaUpdate(m, om, p)
+		errs = append(errs, upd...)
+		errs = append(errs, upd...)
+	}
+	return errs
+}
+
+// schemaDefaultAndPrune applies structural defaulting and pruning (custom
+// resources) and returns the pruned (unknown) field paths.
+func schemaDefaultAndPrune(res *resource.Resource, obj object) ([]string, error) {
+	if !res.CRD || res.Schema == nil {
+		return nil, nil
+	}
+	schema.Default(res.Schema, obj)
+	unknown, err := schema.Coerce(res.Schema, obj, true)
+	if err != nil {
+		return nil, apierr.BadRequestf("%s in version %q cannot be handled as a %s: %v", res.Kind, res.Version, res.Kind, err)
+	}
+	return unknown, nil
+}
+
+// schemaValidate validates obj against the resource's schema.
+func schemaValidate(res *resource.Resource, obj object) field.ErrorList {
+	if !res.CRD || res.Schema == nil {
+		return nil
+	}
+	errs := schema.Validate(res.Schema, obj)
+	if res.Scale != nil {
+		errs = append(errs, schema.ValidateScaleSpec(obj, res.Scale.SpecReplicasPath)...)
+		errs = append(errs, schema.ValidateScaleStatus(obj, res.Scale.StatusReplicasPath, res.Scale.LabelSelectorPath)...)
+	}
+	return errs
+}
+
+func schemaFromCRD(v any) (*schema.Schema, error) { return schema.FromCRD(v) }
+
+func builtinResources() []*resource.Resource {
+	return []*resource.Resource{
+		{Version: "v1", Resource: "namespaces", Singular: "namespace", Kind: "Namespace", ListKind: "NamespaceList", ShortNames: []string{"ns"}, Status: true},
+		{Version: "v1", Resource: "configmaps", Singular: "configmap", Kind: "ConfigMap", ListKind: "ConfigMapList", Namespaced: true, ShortNames: []string{"cm"}},
+		{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions", Singular: "customresourcedefinition", Kind: "CustomResourceDefinition", ListKind: "CustomResourceDefinitionList", ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"}, Status: true},
+	}
+}

@@ -1,0 +1,209 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
+)
+
+const (
+	mediaJSON     = "application/json"
+	mediaYAML     = "application/yaml"
+	mediaProtobuf = "application/vnd.kubernetes.protobuf"
+	maxBodyBytes  = 3 * 1024 * 1024
+)
+
+var servedMediaTypes = []string{mediaJSON, mediaYAML, mediaProtobuf}
+
+// output is the negotiated response form.
+type output struct {
+	media string // mediaJSON or mediaYAML
+	table bool   // as=Table;g=meta.k8s.io;v=v1
+	// includeObject for tables: None, Metadata (default), Object
+	includeObject string
+}
+
+// negotiate reads the Accept header. A list that allows JSON falls back to
+// JSON; one that allows nothing we serve is 406.
+func negotiate(r *http.Request) (output, error) {
+	accept := r.Header.Get("Accept")
+	if accept == "" {
+		return output{media: mediaJSON}, nil
+	}
+	protobufOnly := false
+	for _, part := range strings.Split(accept, ",") {
+		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err != nil {
+			continue
+		}
+		switch mt {
+		case "*/*", "application/*", mediaJSON, "application/json-patch+json", mediaYAML:
+			if params["as"] == "Table" {
+				if params["g"] == "meta.k8s.io" && (params["v"] == "v1" || params["v"] == "v1beta1") {
+					return output{media: mediaJSON, table: true, includeObject: r.URL.Query().Get("includeObject")}, nil
+				}
+				continue
+			}
+			if params["as"] != "" {
+				continue
+			}
+			if mt == mediaYAML {
+				return output{media: mediaYAML}, nil
+			}
+			return output{media: mediaJSON}, nil
+		case mediaProtobuf:
+			protobufOnly = true
+		}
+	}
+	_ = protobufOnly
+	return output{}, apierr.NotAcceptable(servedMediaTypes)
+}
+
+// readBody reads a request body up to the limit.
+func readBody(r *http.Request) ([]byte, error) {
+	if r.Body == nil {
+		return nil, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+	if err != nil {
+		return nil, apierr.BadRequest(err.Error())
+	}
+	if len(b) > maxBodyBytes {
+		return nil, apierr.RequestEntityTooLarge("limit is 3145728")
+	}
+	return b, nil
+}
+
+// contentType returns the request's media type ("" if none).
+func contentType(r *http.Request) string {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return ""
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return ct
+	}
+	return mt
+}
+
+// decodeObject turns a create/update body into an object. kind is the
+// expected kind, for the error message.
+func decodeObject(r *http.Request, body []byte, kind string, crd bool) (object, error) {
+	ct := contentType(r)
+	switch ct {
+	case "", mediaJSON:
+	case mediaYAML:
+		j, err := yaml.YAMLToJSON(body)
+		if err != nil {
+			return nil, apierr.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)", kind, err, summarize(body)))
+		}
+		body = j
+	default:
+		types := []string{mediaJSON, mediaYAML}
+		if !crd {
+			types = append(types, mediaProtobuf)
+		}
+		return nil, apierr.UnsupportedMediaType(ct, types)
+	}
+	var probe any
+	if err := json.Unmarshal(body, &probe); err != nil {
+		return nil, apierr.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)", kind, err, summarize(body)))
+	}
+	obj, err := jsonx.DecodeObject(body)
+	if err != nil {
+		return nil, apierr.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)", kind, err, summarize(body)))
+	}
+	return obj, nil
+}
+
+// summarize shortens a body for error messages as the real server does.
+func summarize(b []byte) string {
+	const max = 30
+	if len(b) <= max {
+		return string(b)
+	}
+	return string(b[:max]) + " ..."
+}
+
+// writeJSON writes v with status code in the negotiated form.
+func writeObject(w http.ResponseWriter, code int, out output, v any) {
+	b, err := jsonx.Marshal(v)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	ct := mediaJSON
+	if out.media == mediaYAML {
+		if y, err := yaml.JSONToYAML(b); err == nil {
+			b, ct = y, mediaYAML
+		}
+	}
+	w.Header().Set("Content-Type", ct)
+	w.WriteHeader(code)
+	w.Write(b)
+}
+
+// writeError writes err as a Status: the only place where errors reach the
+// wire.
+func writeError(w http.ResponseWriter, err error) {
+	st := apierr.ToStatus(err)
+	b, _ := jsonx.Marshal(st)
+	w.Header().Set("Content-Type", mediaJSON)
+	w.WriteHeader(st.Code)
+	w.Write(b)
+}
+
+// writeErrorProtobuf writes a Status in the Kubernetes protobuf envelope,
+// as the real server does when the client accepts only protobuf.
+func writeErrorProtobuf(w http.ResponseWriter, err error) {
+	st := apierr.ToStatus(err)
+	var status []byte
+	status = pbBytes(status, 1, pbBytes(pbBytes(pbBytes(nil, 1, nil), 2, nil), 3, nil))
+	status = pbBytes(status, 2, []byte(st.Status))
+	status = pbBytes(status, 3, []byte(st.Message))
+	status = pbBytes(status, 4, []byte(st.Reason))
+	status = pbVarint(status, 6, uint64(st.Code))
+	var unknown []byte
+	unknown = pbBytes(unknown, 1, pbBytes(pbBytes(nil, 1, []byte("v1")), 2, []byte("Status")))
+	unknown = pbBytes(unknown, 2, status)
+	unknown = pbBytes(unknown, 3, nil)
+	unknown = pbBytes(unknown, 4, nil)
+	w.Header().Set("Content-Type", mediaProtobuf)
+	w.WriteHeader(st.Code)
+	w.Write(append([]byte("k8s\x00"), unknown...))
+}
+
+func pbVarint(b []byte, field int, v uint64) []byte {
+	b = appendUvarint(b, uint64(field<<3))
+	return appendUvarint(b, v)
+}
+
+func pbBytes(b []byte, field int, v []byte) []byte {
+	b = appendUvarint(b, uint64(field<<3|2))
+	b = appendUvarint(b, uint64(len(v)))
+	return append(b, v...)
+}
+
+func appendUvarint(b []byte, v uint64) []byte {
+	for v >= 0x80 {
+		b = append(b, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(b, byte(v))
+}
+
+// acceptsOnlyProtobuf reports an Accept header naming protobuf and nothing
+// we serve.
+func acceptsOnlyProtobuf(r *http.Request) bool {
+	a := r.Header.Get("Accept")
+	return strings.Contains(a, mediaProtobuf) && !strings.Contains(a, "json") && !strings.Contains(a, "yaml") && !strings.Contains(a, "*/*")
+}

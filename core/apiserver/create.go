@@ -1,0 +1,111 @@
+package apiserver
+
+import (
+	"net/http"
+
+	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
+	"github.com/kubesandbox/kubesandbox/core/resource"
+	"github.com/kubesandbox/kubesandbox/core/store"
+)
+
+// create handles POST on a collection (or on an object path, which the
+// real server also treats as create).
+func (q *request) create() error {
+	dry, err := q.dryRun()
+	if err != nil {
+		return err
+	}
+	fv, err := q.fieldValidation()
+	if err != nil {
+		return err
+	}
+	body, err := readBody(q.r)
+	if err != nil {
+		return err
+	}
+	obj, err := decodeObject(q.r, body, q.res.Kind, q.res.CRD)
+	if err != nil {
+		return err
+	}
+	if err := checkTypeMeta(q.res, obj); err != nil {
+		return err
+	}
+	if q.ri.name != "" && metaStr(obj, "name") != "" && metaStr(obj, "name") != q.ri.name {
+		return apierr.BadRequestf("the name of the object (%s) does not match the name on the URL (%s)", metaStr(obj, "name"), q.ri.name)
+	}
+	if err := checkNamespace(q.res, obj, q.ri.namespace); err != nil {
+		return err
+	}
+	if err := q.checkFields(fv, body, obj); err != nil {
+		return err
+	}
+	out, err := q.s.createObject(q.res, obj, createOpts{manager: q.managerName(), dryRun: dry})
+	if err != nil {
+		return err
+	}
+	return q.respond(http.StatusCreated, out)
+}
+
+type createOpts struct {
+	manager string
+	dryRun  bool
+	// applied: the object came from server-side apply, whose field manager
+	// already set managedFields.
+	applied bool
+}
+
+// createObject runs the create pipeline on a decoded, type-checked object
+// and stores it. The result is the stored object.
+func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) (object, error) {
+	gr := apierr.GR{Group: res.Group, Resource: res.Resource}
+	m := meta(obj)
+	if rv := str(m, "resourceVersion"); rv != "" {
+		return nil, apierr.BadRequest("resourceVersion should not be set on objects to be created")
+	}
+	if str(m, "name") == "" && str(m, "generateName") == "" {
+		return nil, apierr.Invalid(apierr.GK{Group: res.Group, Kind: res.Kind}, "", validateMeta(res, obj, nil))
+	}
+	s.prepareCreate(res, obj)
+	name := str(m, "name")
+	if err := s.namespaceCheck(res, str(m, "namespace"), name); err != nil {
+		return nil, err
+	}
+	if res.Hooks.Default != nil {
+		res.Hooks.Default(obj)
+	}
+	if err := validate(res, obj, nil); err != nil {
+		return nil, err
+	}
+	if !o.applied {
+		managed, err := s.fieldManagerFor(res).Update(nil, obj, o.manager, "", s.now())
+		if err != nil {
+			return nil, err
+		}
+		obj = managed
+	}
+	key := storageKey(res, str(m, "namespace"), name)
+	var result object
+	_, _, err := s.store.Update(key, func(cur *store.KV, next store.Revision) (store.Op, error) {
+		if cur != nil {
+			return store.NoOp(), apierr.AlreadyExists(gr, name)
+		}
+		if o.dryRun {
+			result = jsonx.CopyObject(obj)
+			return store.NoOp(), nil
+		}
+		b, err := encodeForStore(obj, next)
+		if err != nil {
+			return store.NoOp(), err
+		}
+		result = obj
+		return store.PutOp(b), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.Group == "apiextensions.k8s.io" && res.Resource == "customresourcedefinitions" && !o.dryRun {
+		s.crdCreated(result)
+	}
+	return result, nil
+}

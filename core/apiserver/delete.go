@@ -1,0 +1,187 @@
+package apiserver
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/field"
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
+	"github.com/kubesandbox/kubesandbox/core/resource"
+)
+
+// deleteOptions is meta/v1 DeleteOptions, from the body and the query.
+type deleteOptions struct {
+	propagation string
+	uid, rv     string // preconditions
+	dryRun      bool
+	grace       *int64
+}
+
+func (q *request) deleteOptions() (deleteOptions, error) {
+	var o deleteOptions
+	body, err := readBody(q.r)
+	if err != nil {
+		return o, err
+	}
+	if len(body) > 0 {
+		m, err := jsonx.DecodeObject(body)
+		if err != nil {
+			return o, apierr.BadRequestf("the object provided is unrecognized (must be of type DeleteOptions): %v (%s)", err, summarize(body))
+		}
+		o.propagation, _ = m["propagationPolicy"].(string)
+		if pre, ok := m["preconditions"].(map[string]any); ok {
+			o.uid, _ = pre["uid"].(string)
+			o.rv, _ = pre["resourceVersion"].(string)
+		}
+		if g, ok := int64Of(m["gracePeriodSeconds"]); ok {
+			o.grace = &g
+		}
+		for _, d := range stringSlice(m["dryRun"]) {
+			if d == "All" {
+				o.dryRun = true
+			}
+		}
+		if orphan, ok := m["orphanDependents"].(bool); ok && o.propagation == "" {
+			o.propagation = map[bool]string{true: "Orphan", false: "Background"}[orphan]
+		}
+	}
+	if p := q.query.Get("propagationPolicy"); p != "" {
+		o.propagation = p
+	}
+	if g := q.query.Get("gracePeriodSeconds"); g != "" {
+		n, err := strconv.ParseInt(g, 10, 64)
+		if err != nil {
+			return o, apierr.BadRequestf("gracePeriodSeconds: invalid value %q", g)
+		}
+		o.grace = &n
+	}
+	dry, err := q.dryRun()
+	if err != nil {
+		return o, err
+	}
+	o.dryRun = o.dryRun || dry
+	switch o.propagation {
+	case "", "Foreground", "Background", "Orphan":
+	default:
+		return o, apierr.Invalid(apierr.GK{Group: "meta.k8s.io", Kind: "DeleteOptions"}, "", field.ErrorList{
+			field.NotSupported(field.NewPath("propagationPolicy"), o.propagation, []string{"Foreground", "Background", "Orphan", "nil"})})
+	}
+	return o, nil
+}
+
+func (q *request) delete() error {
+	o, err := q.deleteOptions()
+	if err != nil {
+		return err
+	}
+	out, deleted, err := q.s.deleteObject(q.res, q.ri.namespace, q.ri.name, o)
+	if err != nil {
+		return err
+	}
+	if deleted && !returnsDeletedObject(q.res) {
+		return q.respondStatusSuccess(out)
+	}
+	return q.respond(http.StatusOK, out)
+}
+
+// returnsDeletedObject: custom resources and most built-ins answer an
+// immediate delete with a Status; these built-ins answer with the object.
+func returnsDeletedObject(res *resource.Resource) bool {
+	return !res.CRD && (res.Kind == "Pod" || res.Kind == "Namespace" || res.Kind == "Service")
+}
+
+func (q *request) respondStatusSuccess(obj object) error {
+	writeObject(q.w, http.StatusOK, q.out, map[string]any{
+		"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Success",
+		"details": map[string]any{"name": metaStr(obj, "name"), "group": q.res.Group, "kind": q.res.Resource, "uid": metaStr(obj, "uid")},
+	})
+	return nil
+}
+
+// deleteObject deletes one object, or starts its graceful deletion when
+// finalizers hold it. deleted reports that it is gone.
+func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteOptions) (object, bool, error) {
+	gk := apierr.GK{Group: res.Group, Kind: res.Kind}
+	out, deleted, err := s.writeExisting(res, ns, name, o.dryRun, true, func(obj object) (object, error) {
+		m := meta(obj)
+		if o.uid != "" && o.uid != str(m, "uid") {
+			return nil, preconditionConflict(gk, name, fmt.Sprintf("the UID in the precondition (%s) does not match the UID in record (%s). The object might have been deleted and then recreated", o.uid, str(m, "uid")))
+		}
+		if o.rv != "" && o.rv != str(m, "resourceVersion") {
+			return nil, preconditionConflict(gk, name, fmt.Sprintf("the ResourceVersion in the precondition (%s) does not match the ResourceVersion in record (%s). The object might have been modified", o.rv, str(m, "resourceVersion")))
+		}
+		if str(m, "deletionTimestamp") != "" {
+			return obj, nil // already being deleted: nothing changes
+		}
+		fins := stringSlice(m["finalizers"])
+		switch o.propagation {
+		case "Foreground":
+			fins = withFinalizer(fins, "foregroundDeletion", "orphan")
+		case "Orphan":
+			fins = withFinalizer(fins, "orphan", "foregroundDeletion")
+		}
+		if isCRDResource(res) {
+			// the CRD registry's own delete: no grace period, no generation bump
+			m["finalizers"] = toAnySlice(withFinalizer(fins, crdCleanupFinalizer, ""))
+			m["deletionTimestamp"] = s.timestamp()
+			markCRDTerminating(obj, s.timestamp())
+			return obj, nil
+		}
+		if res.Kind == "Namespace" && !res.CRD && len(stringSlice(nestedOr(obj, "spec", "finalizers"))) > 0 {
+			// spec.finalizers hold a namespace until its content is gone
+			if st, ok := obj["status"].(map[string]any); ok {
+				st["phase"] = "Terminating"
+			}
+			m["deletionTimestamp"] = s.timestamp()
+			m["deletionGracePeriodSeconds"] = int64(0)
+			return obj, nil
+		}
+		if len(fins) == 0 {
+			return obj, errDeleteNow
+		}
+		m["finalizers"] = toAnySlice(fins)
+		m["deletionTimestamp"] = s.timestamp()
+		m["deletionGracePeriodSeconds"] = int64(0)
+		if g, ok := int64Of(m["generation"]); ok && g > 0 {
+			m["generation"] = g + 1
+		}
+		return obj, nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	if !deleted && !o.dryRun {
+		s.afterGracefulDelete(res, out)
+	}
+	return out, deleted, nil
+}
+
+// errDeleteNow, returned with the object by a mutate function, makes
+// updateObject delete the object in the same transaction.
+var errDeleteNow = fmt.Errorf("delete now")
+
+func preconditionConflict(gk apierr.GK, name, msg string) error {
+	return &apierr.Error{Code: http.StatusConflict, Reason: apierr.ReasonConflict,
+		Message: fmt.Sprintf("Operation cannot be fulfilled on %s %q: %s", gk, name, msg),
+		Details: &apierr.Details{Name: name, Group: gk.Group, Kind: gk.Kind}}
+}
+
+func withFinalizer(fins []string, add, remove string) []string {
+	out := make([]string, 0, len(fins)+1)
+	for _, f := range fins {
+		if f != remove {
+			out = append(out, f)
+		}
+	}
+	if add != "" && !hasString(out, add) {
+		out = append(out, add)
+	}
+	return out
+}
+
+func nestedOr(obj object, path ...string) any {
+	v, _ := nested(obj, path...)
+	return v
+}

@@ -1,0 +1,163 @@
+package apiserver
+
+import (
+	"net/http"
+
+	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/field"
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
+	"github.com/kubesandbox/kubesandbox/patch"
+	"github.com/kubesandbox/kubesandbox/patch/fieldmanager"
+)
+
+const (
+	patchJSON      = "application/json-patch+json"
+	patchMerge     = "application/merge-patch+json"
+	patchStrategic = "application/strategic-merge-patch+json"
+	patchApply     = "application/apply-patch+yaml"
+)
+
+// patch handles PATCH with the four patch types. JSON, merge and strategic
+// patches are applied to the stored object's JSON and then take the update
+// path; apply goes through the field manager (and creates when missing).
+func (q *request) patch() error {
+	pt := contentType(q.r)
+	supported := []string{patchJSON, patchMerge, patchApply}
+	if !q.res.CRD {
+		supported = []string{patchJSON, patchMerge, patchStrategic, patchApply}
+	}
+	if !hasString(supported, pt) {
+		return apierr.UnsupportedMediaType(pt, supported)
+	}
+	dry, err := q.dryRun()
+	if err != nil {
+		return err
+	}
+	fv, err := q.fieldValidation()
+	if err != nil {
+		return err
+	}
+	force := q.query.Get("force")
+	var errs field.ErrorList
+	if pt == patchApply && q.query.Get("fieldManager") == "" {
+		errs = append(errs, field.Required(field.NewPath("fieldManager"), "is required for apply patch"))
+	}
+	if pt != patchApply && force != "" {
+		errs = append(errs, field.Forbidden(field.NewPath("force"), "may not be specified for non-apply patch"))
+	}
+	if len(errs) > 0 {
+		return apierr.Invalid(apierr.GK{Group: "meta.k8s.io", Kind: "PatchOptions"}, "", errs)
+	}
+	body, err := readBody(q.r)
+	if err != nil {
+		return err
+	}
+	if q.ri.subresource == "scale" {
+		return q.patchScale(pt, body, dry)
+	}
+	if pt == patchApply {
+		return q.apply(body, isTrue(force), dry, fv)
+	}
+	manager := q.managerName()
+	sub := q.ri.subresource
+	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, error) {
+		cur, err := jsonx.Marshal(old)
+		if err != nil {
+			return nil, err
+		}
+		var patched []byte
+		switch pt {
+		case patchJSON:
+			patched, err = patch.JSONPatch(cur, body)
+		case patchMerge:
+			patched, err = patch.MergePatch(cur, body)
+		case patchStrategic:
+			patched, err = patch.StrategicMergePatch(cur, body, q.res.Schema)
+		}
+		if err != nil {
+			return nil, patch.ToAPIError(err, q.gk(), q.ri.name)
+		}
+		obj, err := jsonx.DecodeObject(patched)
+		if err != nil {
+			return nil, apierr.BadRequest(err.Error())
+		}
+		if err := checkPatchedIdentity(q, obj, old); err != nil {
+			return nil, err
+		}
+		if err := q.checkFields(fv, nil, obj); err != nil {
+			return nil, err
+		}
+		prepareUpdate(q.res, obj, old, sub)
+		return q.s.fieldManagerFor(q.res).Update(old, obj, manager, sub, q.s.now())
+	})
+	if err != nil {
+		return err
+	}
+	return q.respond(http.StatusOK, out)
+}
+
+// checkPatchedIdentity rejects patches that change what identifies the
+// object, as the real server does.
+func checkPatchedIdentity(q *request, obj, old object) error {
+	if err := checkTypeMeta(q.res, obj); err != nil {
+		return err
+	}
+	if n := metaStr(obj, "name"); n != q.ri.name {
+		return apierr.BadRequestf("the name of the object (%s) does not match the name on the URL (%s)", n, q.ri.name)
+	}
+	if err := checkNamespace(q.res, obj, q.ri.namespace); err != nil {
+		return err
+	}
+	return nil
+}
+
+// apply is server-side apply.
+func (q *request) apply(body []byte, force, dry bool, fv string) error {
+	applied, err := fieldmanager.ParseApplyBody(body)
+	if err != nil {
+		return err
+	}
+	manager := q.query.Get("fieldManager")
+	sub := q.ri.subresource
+	fm := q.s.fieldManagerFor(q.res)
+	if err := checkTypeMeta(q.res, applied); err != nil {
+		return err
+	}
+	if n := metaStr(applied, "name"); n != "" && n != q.ri.name {
+		return apierr.BadRequestf("the name of the object (%s) does not match the name on the URL (%s)", n, q.ri.name)
+	}
+	if err := checkNamespace(q.res, applied, q.ri.namespace); err != nil {
+		return err
+	}
+	if err := q.checkFields(fv, nil, jsonx.CopyObject(applied)); err != nil {
+		return err
+	}
+	if _, _, err := q.s.store.Get(q.key(), 0); err != nil && sub == "" {
+		// create by apply
+		meta(applied)["name"] = q.ri.name
+		created, err := fm.Apply(nil, applied, manager, sub, force, q.s.now())
+		if err != nil {
+			return err
+		}
+		out, err := q.s.createObject(q.res, created, createOpts{manager: manager, dryRun: dry, applied: true})
+		if err != nil {
+			return err
+		}
+		return q.respond(http.StatusCreated, out)
+	}
+	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, error) {
+		obj, err := fm.Apply(old, jsonx.CopyObject(applied), manager, sub, force, q.s.now())
+		if err != nil {
+			return nil, err
+		}
+		if rv := metaStr(applied, "resourceVersion"); rv == "" {
+			meta(obj)["resourceVersion"] = metaStr(old, "resourceVersion")
+		}
+		prepareUpdate(q.res, obj, old, sub)
+		return obj, nil
+	})
+	if err != nil {
+		return err
+	}
+	return q.respond(http.StatusOK, out)
+}

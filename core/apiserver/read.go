@@ -1,0 +1,313 @@
+package apiserver
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/field"
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
+	"github.com/kubesandbox/kubesandbox/core/resource"
+	"github.com/kubesandbox/kubesandbox/core/selector"
+	"github.com/kubesandbox/kubesandbox/core/store"
+)
+
+func (q *request) get() error {
+	if q.ri.subresource == "scale" {
+		return q.getScale()
+	}
+	if err := q.waitForRV(q.query.Get("resourceVersion")); err != nil {
+		return err
+	}
+	kv, _, err := q.s.store.Get(q.key(), 0)
+	if err != nil {
+		return storeErr(err, q.gr(), q.ri.name)
+	}
+	obj, err := q.decodeStored(kv)
+	if err != nil {
+		return err
+	}
+	return q.respond(http.StatusOK, obj)
+}
+
+// waitForRV implements "not older than" for a future resourceVersion: wait
+// a little for the store to catch up, then 504 as kube-apiserver does.
+func (q *request) waitForRV(rv string) error {
+	if rv == "" || rv == "0" {
+		return nil
+	}
+	n, ok := parseRV(rv)
+	if !ok {
+		return apierr.BadRequestf("invalid resource version: %s", rv)
+	}
+	if store.Revision(n) <= q.s.store.Rev() {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(q.r.Context(), 3*time.Second)
+	defer cancel()
+	if q.s.store.WaitForRev(ctx, store.Revision(n)) == nil {
+		return nil
+	}
+	e := apierr.Timeout(fmt.Sprintf("Timeout: Too large resource version: %d, current: %d", n, q.s.store.Rev()), 1)
+	e.Details.Causes = []apierr.Cause{{Type: "ResourceVersionTooLarge", Message: "Too large resource version"}}
+	return e
+}
+
+// listOptions are the parsed list/watch parameters.
+type listOptions struct {
+	labels            selector.Labels
+	fields            selector.Fields
+	rv                string
+	rvMatch           string
+	limit             int
+	cont              *continueToken
+	contRaw           string
+	watch             bool
+	timeout           int
+	bookmarks         bool
+	sendInitialEvents *bool
+}
+
+func (q *request) listOptions() (listOptions, error) {
+	var o listOptions
+	var err error
+	if o.labels, err = selector.ParseLabels(q.query.Get("labelSelector")); err != nil {
+		return o, apierr.BadRequest(err.Error())
+	}
+	if o.fields, err = selector.ParseFields(q.query.Get("fieldSelector")); err != nil {
+		return o, apierr.BadRequest(err.Error())
+	}
+	if err := o.fields.Check(func(f string) bool { return fieldSupported(q.res, f) }); err != nil {
+		return o, apierr.BadRequest(err.Error())
+	}
+	o.rv = q.query.Get("resourceVersion")
+	o.rvMatch = q.query.Get("resourceVersionMatch")
+	if l := q.query.Get("limit"); l != "" {
+		n, err := strconv.ParseInt(l, 10, 64)
+		if err != nil {
+			return o, apierr.BadRequestf("limit: invalid value %q", l)
+		}
+		if n > 0 {
+			o.limit = int(n)
+		}
+	}
+	o.contRaw = q.query.Get("continue")
+	o.watch = q.ri.verb == "watch"
+	if t := q.query.Get("timeoutSeconds"); t != "" {
+		n, err := strconv.Atoi(t)
+		if err != nil {
+			return o, apierr.BadRequestf("timeoutSeconds: invalid value %q", t)
+		}
+		o.timeout = n
+	}
+	o.bookmarks = isTrue(q.query.Get("allowWatchBookmarks"))
+	if v, ok := q.query["sendInitialEvents"]; ok && len(v) > 0 {
+		b := isTrue(v[0])
+		o.sendInitialEvents = &b
+	}
+	var errs field.ErrorList
+	switch o.rvMatch {
+	case "", "Exact", "NotOlderThan":
+	default:
+		errs = append(errs, field.NotSupported(field.NewPath("resourceVersionMatch"), o.rvMatch, []string{"Exact", "NotOlderThan", ""}))
+	}
+	if o.rvMatch != "" && o.rv == "" && !o.watch && len(errs) == 0 {
+		errs = append(errs, field.Forbidden(field.NewPath("resourceVersionMatch"), "resourceVersionMatch is forbidden unless resourceVersion is provided"))
+	}
+	if o.rvMatch == "Exact" && o.rv == "0" {
+		errs = append(errs, field.Forbidden(field.NewPath("resourceVersionMatch"), "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\""))
+	}
+	if o.contRaw != "" && o.rvMatch != "" {
+		errs = append(errs, field.Forbidden(field.NewPath("resourceVersionMatch"), "resourceVersionMatch is forbidden when continue is provided"))
+	}
+	if o.sendInitialEvents != nil {
+		if !o.watch {
+			errs = append(errs, field.Forbidden(field.NewPath("sendInitialEvents"), "sendInitialEvents is forbidden for list"))
+		} else if o.rvMatch != "NotOlderThan" {
+			errs = append(errs, field.Forbidden(field.NewPath("resourceVersionMatch"), "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"))
+		} else if !o.bookmarks {
+			errs = append(errs, field.Forbidden(field.NewPath("allowWatchBookmarks"), "sendInitialEvents requires setting allowWatchBookmarks to true"))
+		}
+	} else if o.watch && o.rvMatch != "" {
+		errs = append(errs, field.Forbidden(field.NewPath("resourceVersionMatch"), "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"))
+	}
+	if len(errs) > 0 {
+		return o, apierr.Invalid(apierr.GK{Group: "meta.k8s.io", Kind: "ListOptions"}, "", errs)
+	}
+	if o.contRaw != "" {
+		if o.rv != "" && o.rv != "0" {
+			return o, apierr.BadRequest("specifying resource version is not allowed when using continue")
+		}
+		tok, err := decodeContinue(o.contRaw)
+		if err != nil {
+			return o, apierr.BadRequestf("continue key is not valid: %v", err)
+		}
+		o.cont = tok
+	}
+	if o.rv != "" {
+		if _, ok := parseRV(o.rv); !ok {
+			return o, apierr.BadRequestf("invalid resource version: %s", o.rv)
+		}
+	}
+	return o, nil
+}
+
+// fieldSupported: metadata.name, metadata.namespace (namespaced only) and
+// the resource's selectable fields.
+func fieldSupported(res *resource.Resource, f string) bool {
+	if f == "metadata.name" || (f == "metadata.namespace" && res.Namespaced) {
+		return true
+	}
+	return hasString(res.SelectableFields, f)
+}
+
+// fieldValue reads a selectable field as a string.
+func fieldValue(obj object, f string) (string, bool) {
+	v, ok := nested(obj, strings.Split(f, ".")...)
+	if !ok {
+		return "", true
+	}
+	switch t := v.(type) {
+	case string:
+		return t, true
+	case bool:
+		return strconv.FormatBool(t), true
+	case int64:
+		return strconv.FormatInt(t, 10), true
+	case nil:
+		return "", true
+	}
+	return fmt.Sprint(v), true
+}
+
+// matcher returns the selector predicate over stored objects.
+func (o listOptions) matcher(res *resource.Resource) func(object) bool {
+	if o.labels.Empty() && o.fields.Empty() {
+		return nil
+	}
+	return func(obj object) bool {
+		if !o.labels.Matches(labelsOf(obj)) {
+			return false
+		}
+		return o.fields.Matches(func(f string) (string, bool) { return fieldValue(obj, f) })
+	}
+}
+
+// continueToken is the real server's token: base64 of
+// {"v":"meta.k8s.io/v1","rv":N,"start":"<key after the prefix>\u0000"}.
+type continueToken struct {
+	V     string `json:"v"`
+	RV    int64  `json:"rv"`
+	Start string `json:"start"`
+}
+
+func decodeContinue(s string) (*continueToken, error) {
+	b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "="))
+	if err != nil {
+		return nil, err
+	}
+	var t continueToken
+	if err := json.Unmarshal(b, &t); err != nil {
+		return nil, err
+	}
+	if t.V != "meta.k8s.io/v1" {
+		return nil, fmt.Errorf("continue key is not valid: server does not recognize this encoded key")
+	}
+	if t.RV <= 0 {
+		return nil, fmt.Errorf("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)")
+	}
+	if strings.Contains(t.Start, "/..") || strings.HasPrefix(t.Start, "..") || strings.HasPrefix(t.Start, "/") {
+		return nil, fmt.Errorf("continue key is not valid: illegal start key")
+	}
+	return &t, nil
+}
+
+func encodeContinue(rv store.Revision, start string) string {
+	b, _ := json.Marshal(continueToken{V: "meta.k8s.io/v1", RV: int64(rv), Start: start})
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func (q *request) list() error {
+	o, err := q.listOptions()
+	if err != nil {
+		return err
+	}
+	prefix := storagePrefix(q.res, q.ri.namespace)
+	var rev store.Revision
+	from := ""
+	switch {
+	case o.cont != nil:
+		rev = store.Revision(o.cont.RV)
+		from = prefix + o.cont.Start
+	case o.rvMatch == "Exact":
+		n, _ := parseRV(o.rv)
+		rev = store.Revision(n)
+	default:
+		if err := q.waitForRV(o.rv); err != nil {
+			return err
+		}
+	}
+	match := o.matcher(q.res)
+	var filter func(store.KV) bool
+	if match != nil {
+		filter = func(kv store.KV) bool {
+			obj, err := jsonx.DecodeObject(kv.Value)
+			return err == nil && match(obj)
+		}
+	}
+	kvs, readRev, remaining, err := q.s.store.List(prefix, from, rev, filter, o.limit)
+	if err == store.ErrCompacted {
+		if o.cont != nil {
+			return apierr.Expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.")
+		}
+		return apierr.Expired(fmt.Sprintf("too old resource version: %d (%d)", rev, q.s.store.CompactedRev()))
+	}
+	if err == store.ErrFutureRevision {
+		e := apierr.Timeout(fmt.Sprintf("Timeout: Too large resource version: %d, current: %d", rev, q.s.store.Rev()), 1)
+		e.Details.Causes = []apierr.Cause{{Type: "ResourceVersionTooLarge", Message: "Too large resource version"}}
+		return e
+	}
+	if err != nil {
+		return err
+	}
+	items := make([]any, 0, len(kvs))
+	for _, kv := range kvs {
+		obj, err := q.decodeStored(kv)
+		if err != nil {
+			return err
+		}
+		items = append(items, obj)
+	}
+	lm := map[string]any{"resourceVersion": strconv.FormatInt(int64(readRev), 10)}
+	if remaining > 0 && len(kvs) > 0 {
+		lm["continue"] = encodeContinue(readRev, strings.TrimPrefix(kvs[len(kvs)-1].Key, prefix)+"\x00")
+		if match == nil {
+			lm["remainingItemCount"] = int64(remaining)
+		}
+	} else if q.res.CRD {
+		lm["continue"] = ""
+	}
+	return q.respondList(items, lm)
+}
+
+// respondList writes a list. Built-in lists, like typed lists, carry no
+// apiVersion/kind on their items.
+func (q *request) respondList(items []any, lm map[string]any) error {
+	if !q.res.CRD {
+		for _, it := range items {
+			if m, ok := it.(map[string]any); ok {
+				delete(m, "apiVersion")
+				delete(m, "kind")
+			}
+		}
+	}
+	return q.respond(http.StatusOK, object{
+		"apiVersion": q.res.GroupVersion(), "kind": q.res.ListKind, "metadata": lm, "items": items,
+	})
+}

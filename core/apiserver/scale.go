@@ -1,0 +1,177 @@
+package apiserver
+
+import (
+	"net/http"
+
+	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
+	"github.com/kubesandbox/kubesandbox/core/resource"
+	"github.com/kubesandbox/kubesandbox/patch"
+)
+
+// The scale subresource: an autoscaling/v1 Scale view of an object whose
+// replicas live at the resource's spec/status paths.
+
+func scaleOf(res *resource.Resource, obj object) object {
+	m := meta(obj)
+	sm := map[string]any{}
+	for _, k := range []string{"name", "namespace", "uid", "resourceVersion", "creationTimestamp"} {
+		if v, ok := m[k]; ok {
+			sm[k] = v
+		}
+	}
+	spec := map[string]any{}
+	if v, ok := nested(obj, jsonPathFields(res.Scale.SpecReplicasPath)...); ok {
+		spec["replicas"] = v
+	}
+	status := map[string]any{"replicas": int64(0)}
+	if v, ok := nested(obj, jsonPathFields(res.Scale.StatusReplicasPath)...); ok {
+		status["replicas"] = v
+	}
+	if res.Scale.LabelSelectorPath != "" {
+		if v, ok := nested(obj, jsonPathFields(res.Scale.LabelSelectorPath)...); ok {
+			if s, ok := v.(string); ok {
+				status["selector"] = s
+			} else if sel, ok := v.(map[string]any); ok {
+				status["selector"] = selectorString(sel)
+			}
+		}
+	}
+	return object{"apiVersion": "autoscaling/v1", "kind": "Scale", "metadata": sm, "spec": spec, "status": status}
+}
+
+func (q *request) getScale() error {
+	kv, _, err := q.s.store.Get(q.key(), 0)
+	if err != nil {
+		return storeErr(err, q.gr(), q.ri.name)
+	}
+	obj, err := q.decodeStored(kv)
+	if err != nil {
+		return err
+	}
+	writeObject(q.w, http.StatusOK, q.out, scaleOf(q.res, obj))
+	return nil
+}
+
+func (q *request) updateScale() error {
+	dry, err := q.dryRun()
+	if err != nil {
+		return err
+	}
+	body, err := readBody(q.r)
+	if err != nil {
+		return err
+	}
+	sc, err := jsonx.DecodeObject(body)
+	if err != nil {
+		return apierr.BadRequestf("the object provided is unrecognized (must be of type Scale): couldn't get version/kind; json parse error: %v (%s)", err, summarize(body))
+	}
+	return q.writeScale(sc, dry)
+}
+
+func (q *request) patchScale(pt string, body []byte, dry bool) error {
+	kv, _, err := q.s.store.Get(q.key(), 0)
+	if err != nil {
+		return storeErr(err, q.gr(), q.ri.name)
+	}
+	obj, err := q.decodeStored(kv)
+	if err != nil {
+		return err
+	}
+	cur, _ := jsonx.Marshal(scaleOf(q.res, obj))
+	var patched []byte
+	switch pt {
+	case patchJSON:
+		patched, err = patch.JSONPatch(cur, body)
+	case patchMerge, patchStrategic:
+		patched, err = patch.MergePatch(cur, body)
+	default:
+		return apierr.UnsupportedMediaType(pt, []string{patchJSON, patchMerge})
+	}
+	if err != nil {
+		return patch.ToAPIError(err, apierr.GK{Group: "autoscaling", Kind: "Scale"}, q.ri.name)
+	}
+	sc, err := jsonx.DecodeObject(patched)
+	if err != nil {
+		return apierr.BadRequest(err.Error())
+	}
+	return q.writeScale(sc, dry)
+}
+
+// writeScale stores the replicas of a Scale into the object.
+func (q *request) writeScale(sc object, dry bool) error {
+	replicas, hasReplicas := nested(sc, "spec", "replicas")
+	rv := metaStr(sc, "resourceVersion")
+	manager := q.managerName()
+	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, error) {
+		obj := jsonx.CopyObject(old)
+		if rv != "" {
+			meta(obj)["resourceVersion"] = rv
+		}
+		if hasReplicas {
+			setNested(obj, replicas, jsonPathFields(q.res.Scale.SpecReplicasPath)...)
+		}
+		if errs := schemaValidate(q.res, obj); len(errs) > 0 {
+			return nil, apierr.Invalid(q.gk(), q.ri.name, errs)
+		}
+		if hasGeneration(q.res) && specChanged(q.res, obj, old) {
+			g, _ := int64Of(meta(obj)["generation"])
+			meta(obj)["generation"] = g + 1
+		}
+		out, err := q.s.fieldManagerFor(q.res).Update(old, obj, manager, "scale", q.s.now())
+		if err == nil {
+			dropScaleEntryTimes(out)
+		}
+		return out, err
+	})
+	if err != nil {
+		return err
+	}
+	writeObject(q.w, http.StatusOK, q.out, scaleOf(q.res, out))
+	return nil
+}
+
+// selectorString renders a LabelSelector as a selector string.
+func selectorString(sel map[string]any) string {
+	s := ""
+	add := func(p string) {
+		if s != "" {
+			s += ","
+		}
+		s += p
+	}
+	if ml, ok := sel["matchLabels"].(map[string]any); ok {
+		for _, k := range sortedKeys(ml) {
+			add(k + "=" + toString(ml[k]))
+		}
+	}
+	if exprs, ok := sel["matchExpressions"].([]any); ok {
+		for _, e := range exprs {
+			em, _ := e.(map[string]any)
+			key, op := str(em, "key"), str(em, "operator")
+			vals := stringSlice(em["values"])
+			switch op {
+			case "In":
+				add(key + " in (" + joinComma(vals) + ")")
+			case "NotIn":
+				add(key + " notin (" + joinComma(vals) + ")")
+			case "Exists":
+				add(key)
+			case "DoesNotExist":
+				add("!" + key)
+			}
+		}
+	}
+	return s
+}
+
+// dropScaleEntryTimes: entries written through the scale subresource carry
+// no time stamp on the real server (its scale handler rebuilds them).
+func dropScaleEntryTimes(obj object) {
+	l, _ := meta(obj)["managedFields"].([]any)
+	for _, e := range l {
+		if m, ok := e.(map[string]any); ok && m["subresource"] == "scale" {
+			delete(m, "time")
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package apiserver
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/kubesandbox/kubesandbox/core/resource"
+)
+
+const nameColumnDescription = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names"
+
+// table renders an object or a list as a meta.k8s.io/v1 Table: a Name
+// column, then the resource's printer columns (or "Created At").
+func (q *request) table(v object) (object, error) {
+	cols := q.res.PrinterColumns
+	if len(cols) == 0 {
+		cols = []resource.PrinterColumn{{Name: "Created At", Type: "date", JSONPath: ".metadata.creationTimestamp",
+			Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"}}
+	}
+	defs := []any{map[string]any{"name": "Name", "type": "string", "format": "name", "description": nameColumnDescription, "priority": int64(0)}}
+	for _, c := range cols {
+		desc := c.Description
+		if q.res.CRD && desc == "" {
+			desc = "Custom resource definition column (in JSONPath format): " + c.JSONPath
+		}
+		defs = append(defs, map[string]any{"name": c.Name, "type": c.Type, "format": c.Format, "description": desc, "priority": c.Priority})
+	}
+	var items []object
+	lm := map[string]any{}
+	if list, ok := v["items"].([]any); ok {
+		for _, it := range list {
+			if m, ok := it.(map[string]any); ok {
+				items = append(items, m)
+			}
+		}
+		if m, ok := v["metadata"].(map[string]any); ok {
+			lm["resourceVersion"] = m["resourceVersion"]
+			if c, _ := m["continue"].(string); c != "" {
+				lm["continue"] = c
+			}
+			if r, ok := m["remainingItemCount"]; ok {
+				lm["remainingItemCount"] = r
+			}
+		}
+	} else {
+		items = []object{v}
+		lm["resourceVersion"] = metaStr(v, "resourceVersion")
+	}
+	rows := []any{}
+	now := q.s.now()
+	for _, it := range items {
+		cells := []any{metaStr(it, "name")}
+		for _, c := range cols {
+			val, ok := nested(it, jsonPathFields(c.JSONPath)...)
+			if !ok {
+				cells = append(cells, nil)
+				continue
+			}
+			if c.Type == "date" {
+				if s, ok := val.(string); ok {
+					if t, err := time.Parse(time.RFC3339, s); err == nil {
+						cells = append(cells, humanDuration(now.Sub(t)))
+						continue
+					}
+				}
+			}
+			cells = append(cells, val)
+		}
+		row := map[string]any{"cells": cells}
+		switch q.out.includeObject {
+		case "None":
+			row["object"] = nil
+		case "Object":
+			row["object"] = it
+		default:
+			row["object"] = map[string]any{"apiVersion": "meta.k8s.io/v1", "kind": "PartialObjectMetadata", "metadata": meta(it)}
+		}
+		rows = append(rows, row)
+	}
+	return object{"apiVersion": "meta.k8s.io/v1", "kind": "Table", "metadata": lm, "columnDefinitions": defs, "rows": rows}, nil
+}
+
+// humanDuration formats an age as kubectl does: 45s, 12m, 3h, 2d, 1y.
+func humanDuration(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "<invalid>"
+	case d < 2*time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < 10*time.Minute:
+		s := int(d.Seconds()) % 60
+		if s == 0 {
+			return fmt.Sprintf("%dm", int(d.Minutes()))
+		}
+		return fmt.Sprintf("%dm%ds", int(d.Minutes()), s)
+	case d < 3*time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 8*time.Hour:
+		m := int(d.Minutes()) % 60
+		if m == 0 {
+			return fmt.Sprintf("%dh", int(d.Hours()))
+		}
+		return fmt.Sprintf("%dh%dm", int(d.Hours()), m)
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	case d < 8*24*time.Hour:
+		h := int(d.Hours()) % 24
+		if h == 0 {
+			return fmt.Sprintf("%dd", int(d.Hours())/24)
+		}
+		return fmt.Sprintf("%dd%dh", int(d.Hours())/24, h)
+	case d < 2*365*24*time.Hour:
+		return fmt.Sprintf("%dd", int(d.Hours())/24)
+	}
+	return fmt.Sprintf("%dy", int(d.Hours())/24/365)
+}
+

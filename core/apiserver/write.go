@@ -1,0 +1,291 @@
+package apiserver
+
+import (
+	"crypto/rand"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/field"
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
+	"github.com/kubesandbox/kubesandbox/core/resource"
+	"github.com/kubesandbox/kubesandbox/core/store"
+)
+
+// The write path shared by create, update, patch and apply:
+//
+//	body ─decode─▶ object ─checkTypeMeta─▶ default+prune ─▶ prepare (system
+//	fields, status rules, generation) ─▶ validate ─▶ managedFields ─▶ store
+//
+// Every step may fail with a typed error; nothing is stored unless all pass.
+
+const rfc3339 = "2006-01-02T15:04:05Z"
+
+func (s *Server) timestamp() string { return s.now().UTC().Format(rfc3339) }
+
+// checkTypeMeta fills apiVersion/kind when missing and rejects bodies of
+// another group/version (400) or kind (CRs: 422 Invalid; built-ins: 400).
+func checkTypeMeta(res *resource.Resource, obj object) error {
+	av, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	if av == "" {
+		obj["apiVersion"] = res.GroupVersion()
+	} else if av != res.GroupVersion() {
+		return apierr.BadRequestf("the API version in the data (%s) does not match the expected API version (%s)", av, res.GroupVersion())
+	}
+	if kind == "" {
+		obj["kind"] = res.Kind
+	} else if kind != res.Kind {
+		if !res.CRD {
+			return apierr.BadRequestf("no kind %q is registered for version %q in scheme \"k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30\"", kind, res.GroupVersion())
+		}
+		name := metaStr(obj, "name")
+		return apierr.Invalid(apierr.GK{Group: res.Group, Kind: kind}, name,
+			field.ErrorList{field.Invalid(field.NewPath("kind"), kind, "must be "+res.Kind)})
+	}
+	return nil
+}
+
+// checkNamespace makes the object's namespace agree with the URL's.
+func checkNamespace(res *resource.Resource, obj object, ns string) error {
+	m := meta(obj)
+	got := str(m, "namespace")
+	if !res.Namespaced {
+		if got != "" {
+			delete(m, "namespace")
+		}
+		return nil
+	}
+	if got != "" && got != ns {
+		return apierr.BadRequest("the namespace of the provided object does not match the namespace sent on the request")
+	}
+	if ns != "" {
+		m["namespace"] = ns
+	}
+	return nil
+}
+
+const nameChars = "bcdfghjklmnpqrstvwxz2456789"
+
+// generateName appends five random characters to prefix (cut to 58).
+func generateName(prefix string) string {
+	if len(prefix) > 58 {
+		prefix = prefix[:58]
+	}
+	b := make([]byte, 5)
+	rand.Read(b)
+	for i := range b {
+		b[i] = nameChars[int(b[i])%len(nameChars)]
+	}
+	return prefix + string(b)
+}
+
+// hasGeneration reports whether objects of res carry metadata.generation.
+func hasGeneration(res *resource.Resource) bool {
+	if res.CRD {
+		return true
+	}
+	switch res.Kind {
+	case "ConfigMap", "Secret", "Namespace", "ServiceAccount", "Event", "Service":
+		return false
+	}
+	return true
+}
+
+// specChanged reports a change outside metadata (and status, when status
+// is a subresource): the rule for bumping generation.
+func specChanged(res *resource.Resource, obj, old object) bool {
+	for k := range union(obj, old) {
+		if k == "metadata" || (k == "status" && res.Status) || k == "apiVersion" || k == "kind" {
+			continue
+		}
+		if !equal(obj[k], old[k]) {
+			return true
+		}
+	}
+	return false
+}
+
+func union(a, b map[string]any) map[string]bool {
+	out := map[string]bool{}
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
+}
+
+// prepareCreate sets what the server owns on a new object.
+func (s *Server) prepareCreate(res *resource.Resource, obj object) {
+	m := meta(obj)
+	delete(m, "deletionTimestamp")
+	delete(m, "deletionGracePeriodSeconds")
+	delete(m, "selfLink")
+	m["uid"] = uuid.NewString()
+	m["creationTimestamp"] = s.timestamp()
+	if hasGeneration(res) {
+		m["generation"] = int64(1)
+	} else {
+		delete(m, "generation")
+	}
+	if str(m, "name") == "" && str(m, "generateName") != "" {
+		m["name"] = generateName(str(m, "generateName"))
+	}
+	if res.Status {
+		if res.CRD {
+			delete(obj, "status")
+		}
+	}
+	if res.Hooks.PrepareCreate != nil {
+		res.Hooks.PrepareCreate(obj)
+	}
+}
+
+// prepareUpdate carries over what clients cannot change and applies the
+// status/main split. sub is "" or "status".
+func prepareUpdate(res *resource.Resource, obj, old object, sub string) {
+	m, om := meta(obj), meta(old)
+	if sub == "status" {
+		// a status write changes status only
+		status, hasStatus := obj["status"]
+		for k := range obj {
+			delete(obj, k)
+		}
+		for k, v := range jsonx.CopyObject(old) {
+			obj[k] = v
+		}
+		if hasStatus {
+			obj["status"] = status
+		} else {
+			delete(obj, "status")
+		}
+		nm := meta(obj)
+		if mf, ok := m["managedFields"]; ok {
+			nm["managedFields"] = mf
+		} else {
+			delete(nm, "managedFields")
+		}
+		if rv, ok := m["resourceVersion"]; ok {
+			nm["resourceVersion"] = rv
+		} else {
+			delete(nm, "resourceVersion")
+		}
+		return
+	}
+	if res.Status {
+		if st, ok := old["status"]; ok {
+			obj["status"] = jsonx.DeepCopy(st)
+		} else {
+			delete(obj, "status")
+		}
+	}
+	if g, ok := om["generation"]; ok {
+		m["generation"] = g
+	} else {
+		delete(m, "generation")
+	}
+	if str(m, "uid") == "" && om["uid"] != nil {
+		m["uid"] = om["uid"]
+	}
+	if om["creationTimestamp"] != nil {
+		m["creationTimestamp"] = om["creationTimestamp"]
+	}
+	if om["deletionTimestamp"] != nil {
+		m["deletionTimestamp"] = om["deletionTimestamp"]
+	} else {
+		delete(m, "deletionTimestamp")
+	}
+	if om["deletionGracePeriodSeconds"] != nil && m["deletionGracePeriodSeconds"] == nil {
+		m["deletionGracePeriodSeconds"] = om["deletionGracePeriodSeconds"]
+	}
+	delete(m, "selfLink")
+	if res.Hooks.PrepareUpdate != nil {
+		res.Hooks.PrepareUpdate(obj, old)
+	}
+	if hasGeneration(res) && specChanged(res, obj, old) {
+		g, _ := int64Of(m["generation"])
+		m["generation"] = g + 1
+	}
+}
+
+// validate runs metadata, schema and resource validation.
+func validate(res *resource.Resource, obj, old object) error {
+	errs := validateMeta(res, obj, old)
+	errs = append(errs, schemaValidate(res, obj)...)
+	if res.Hooks.Validate != nil {
+		errs = append(errs, res.Hooks.Validate(obj, old)...)
+	}
+	if len(errs) > 0 {
+		return apierr.Invalid(apierr.GK{Group: res.Group, Kind: res.Kind}, metaStr(obj, "name"), errs)
+	}
+	return nil
+}
+
+// encodeForStore stamps the revision and serialises.
+func encodeForStore(obj object, rev store.Revision) ([]byte, error) {
+	meta(obj)["resourceVersion"] = strconv.FormatInt(int64(rev), 10)
+	return jsonx.Marshal(obj)
+}
+
+// storeErr maps storage errors to API errors for one object.
+func storeErr(err error, gr apierr.GR, name string) error {
+	switch err {
+	case store.ErrNotFound:
+		return apierr.NotFound(gr, name)
+	case store.ErrExists:
+		return apierr.AlreadyExists(gr, name)
+	case store.ErrCompacted:
+		return apierr.Expired("The resourceVersion for the provided list is too old.")
+	}
+	return err
+}
+
+// namespaceCheck: the namespace must exist (404) and not be terminating
+// (403) for a create of a namespaced object.
+func (s *Server) namespaceCheck(res *resource.Resource, ns, name string) error {
+	if !res.Namespaced {
+		return nil
+	}
+	nsRes := s.reg.lookup("", "v1", "namespaces")
+	if nsRes == nil {
+		return nil
+	}
+	kv, _, err := s.store.Get(storageKey(nsRes, "", ns), 0)
+	if err != nil {
+		return apierr.NotFound(apierr.GR{Resource: "namespaces"}, ns)
+	}
+	nsObj, err := jsonx.DecodeObject(kv.Value)
+	if err != nil {
+		return err
+	}
+	if metaStr(nsObj, "deletionTimestamp") != "" {
+		e := apierr.Forbidden(apierr.GR{Group: res.Group, Resource: res.Resource}, name,
+			fmt.Sprintf("unable to create new content in namespace %s because it is being terminated", ns))
+		e.Details.Causes = []apierr.Cause{{Type: "NamespaceTerminating", Message: fmt.Sprintf("namespace %s is being terminated", ns), Field: "metadata.namespace"}}
+		return e
+	}
+	return nil
+}
+
+// bootstrapNamespace creates a namespace at start.
+func (s *Server) bootstrapNamespace(name string) {
+	res := s.reg.lookup("", "v1", "namespaces")
+	obj := object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name}}
+	s.prepareCreate(res, obj)
+	meta(obj)["labels"] = map[string]any{"kubernetes.io/metadata.name": name}
+	obj["spec"] = map[string]any{"finalizers": []any{"kubernetes"}}
+	obj["status"] = map[string]any{"phase": "Active"}
+	s.store.Update(storageKey(res, "", name), func(cur *store.KV, next store.Revision) (store.Op, error) {
+		b, err := encodeForStore(obj, next)
+		return store.PutOp(b), err
+	})
+}
+
+var _ = http.StatusOK
+var _ = time.Second
