@@ -3,7 +3,7 @@ ADDR ?= 127.0.0.1:8080
 GO ?= go
 BIN := bin
 
-.PHONY: all build serve run test test-go test-browser bench fuzz conformance clean
+.PHONY: all build serve test test-go conformance clean
 
 all: build
 
@@ -14,7 +14,7 @@ build:
 serve: build
 	$(BIN)/kubesandbox -addr $(ADDR) -kubeconfig $(BIN)/kubeconfig.yaml
 
-## test: every test (Go, conformance replay, reference module, browser)
+## test: every test (Go incl. the conformance replay, reference module, browser)
 test: test-go
 
 test-go:
@@ -27,3 +27,6 @@ conformance:
 
 clean:
 	rm -rf $(BIN)
+
+# Fragments for the browser runtime, benchmarks and fuzzing.
+-include mk/*.mk

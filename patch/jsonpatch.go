@@ -78,13 +78,25 @@ func JSONPatchWith(original, patch []byte, opts Options) (Result, error) {
 }
 
 // applyV4 applies ops with v4's semantics (see JSONPatchWith). Runs of
-// operations go to the v5 library together; only a "replace" whose
-// target may be an array element forces a look at the current document.
+// operations go to the v5 library together. A "replace" whose last token
+// is an array index (or "-") needs to know whether its parent is an object
+// (v4: set the key) or an array (v4: replace the element); that is read
+// from a decoded snapshot of the document, which is refreshed (the pending
+// run applied first) only when an operation since the snapshot may have
+// changed that parent.
+//
+// Example: 10000 times {"op":"replace","path":"/spec/tags/0"} read one
+// snapshot: replacing /spec/tags/0 cannot change what /spec/tags is.
 func applyV4(doc []byte, ops v4Patch) ([]byte, error) {
 	if len(doc) == 0 {
 		return doc, nil
 	}
-	var batch []map[string]json.RawMessage
+	var (
+		batch   []map[string]json.RawMessage
+		dirty   [][]string // paths changed since the snapshot
+		snap    any
+		hasSnap bool
+	)
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
@@ -93,7 +105,7 @@ func applyV4(doc []byte, ops v4Patch) ([]byte, error) {
 		if err != nil {
 			return &OperationError{Err: err}
 		}
-		doc, batch = out, nil
+		doc, batch, dirty, hasSnap = out, nil, nil, false
 		return nil
 	}
 	for _, op := range ops {
@@ -101,21 +113,35 @@ func applyV4(doc []byte, ops v4Patch) ([]byte, error) {
 		if err != nil {
 			return nil, &OperationError{Err: err}
 		}
-		if kind == "replace" {
-			if path != "" {
-				last := decodePointerToken(path[strings.LastIndex(path, "/")+1:])
+		segs := pointerSegments(path)
+		switch kind {
+		case "replace":
+			if len(segs) > 0 {
+				last := segs[len(segs)-1]
 				_, numErr := strconv.Atoi(last)
 				isObj := numErr != nil && last != "-"
 				if !isObj {
-					if err := flush(); err != nil {
-						return nil, err
+					parent := segs[:len(segs)-1]
+					if touches(dirty, parent) {
+						if err := flush(); err != nil {
+							return nil, err
+						}
 					}
-					isObj = parentIsObject(doc, path)
+					if !hasSnap {
+						snap, hasSnap = decodeSnapshot(doc), true
+					}
+					isObj = isObject(snap, parent)
 				}
 				if isObj {
 					o["op"] = json.RawMessage(`"add"`)
 				}
 			}
+			dirty = append(dirty, segs)
+		case "add", "remove", "copy":
+			dirty = append(dirty, parentOf(segs))
+		case "move":
+			from, _ := stringField(op, "from")
+			dirty = append(dirty, parentOf(segs), parentOf(pointerSegments(from)))
 		}
 		batch = append(batch, o)
 	}
@@ -123,6 +149,84 @@ func applyV4(doc []byte, ops v4Patch) ([]byte, error) {
 		return nil, err
 	}
 	return doc, nil
+}
+
+// pointerSegments splits a JSON pointer into decoded tokens ("" → none).
+func pointerSegments(path string) []string {
+	parts := strings.Split(path, "/")
+	if len(parts) < 2 {
+		return nil
+	}
+	parts = parts[1:]
+	for i, p := range parts {
+		parts[i] = decodePointerToken(p)
+	}
+	return parts
+}
+
+func parentOf(segs []string) []string {
+	if len(segs) == 0 {
+		return segs
+	}
+	return segs[:len(segs)-1]
+}
+
+// touches reports whether a change at one of the dirty paths may change
+// the value at path (a dirty path is a prefix of it).
+func touches(dirty [][]string, path []string) bool {
+	for _, d := range dirty {
+		if len(d) > len(path) {
+			continue
+		}
+		prefix := true
+		for i := range d {
+			if d[i] != path[i] {
+				prefix = false
+				break
+			}
+		}
+		if prefix {
+			return true
+		}
+	}
+	return false
+}
+
+func decodeSnapshot(doc []byte) any {
+	d := json.NewDecoder(bytes.NewReader(doc))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return nil
+	}
+	return v
+}
+
+// isObject walks parent the way v4's findObject does and reports whether
+// it ends on a JSON object.
+func isObject(cur any, parent []string) bool {
+	for _, p := range parent {
+		switch c := cur.(type) {
+		case map[string]any:
+			cur = c[p]
+		case []any:
+			i, err := strconv.Atoi(p)
+			if err != nil {
+				return false
+			}
+			if i < 0 {
+				i += len(c)
+			}
+			if i < 0 || i >= len(c) {
+				return false
+			}
+			cur = c[i]
+		default:
+			return false
+		}
+	}
+	_, ok := cur.(map[string]any)
+	return ok
 }
 
 var errUnsupported = &simpleError{"operation not supported the way the real server applies it"}
@@ -219,44 +323,6 @@ func applyV5(doc []byte, ops []map[string]json.RawMessage) (out []byte, err erro
 var pointerDecoder = strings.NewReplacer("~1", "/", "~0", "~")
 
 func decodePointerToken(s string) string { return pointerDecoder.Replace(s) }
-
-// parentIsObject walks path's parent the way v4's findObject does and
-// reports whether it is a JSON object.
-func parentIsObject(doc []byte, path string) bool {
-	d := json.NewDecoder(bytes.NewReader(doc))
-	d.UseNumber()
-	var cur any
-	if d.Decode(&cur) != nil {
-		return false
-	}
-	parts := strings.Split(path, "/")
-	if len(parts) < 2 {
-		return false
-	}
-	for _, p := range parts[1 : len(parts)-1] {
-		p = decodePointerToken(p)
-		switch c := cur.(type) {
-		case map[string]any:
-			cur = c[p]
-		case []any:
-			i, err := strconv.Atoi(p)
-			if err != nil {
-				return false
-			}
-			if i < 0 {
-				i += len(c)
-			}
-			if i < 0 || i >= len(c) {
-				return false
-			}
-			cur = c[i]
-		default:
-			return false
-		}
-	}
-	_, ok := cur.(map[string]any)
-	return ok
-}
 
 // sortedJSON re-encodes a document with sorted keys and HTML escaping, as
 // Go's encoding/json marshals the v4 library's maps.

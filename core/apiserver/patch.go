@@ -58,6 +58,12 @@ func (q *request) patch() error {
 	if pt == patchApply {
 		return q.apply(body, isTrue(force), dry, fv)
 	}
+	if pt == patchJSON {
+		// a malformed JSON patch is rejected before the object is looked up
+		if err := patch.ValidateJSON(body); err != nil {
+			return patch.ToAPIError(err, q.gk(), q.ri.name)
+		}
+	}
 	manager := q.managerName()
 	sub := q.ri.subresource
 	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, error) {

@@ -383,6 +383,12 @@ func jsonPatchCases() []Golden {
 		{"invalid JSON", `[{"op":`},
 		{"empty body", ``},
 		{"op second error wins first", `[{"op":"add","path":"/spec/x","value":1},{"op":"remove","path":"/none"}]`},
+		{"replace index after parent became object", `[{"op":"replace","path":"/spec/tags","value":{"0":"x"}},{"op":"replace","path":"/spec/tags/0","value":"y"},{"op":"replace","path":"/spec/tags/7","value":"z"}]`},
+		{"replace index after parent became array", `[{"op":"replace","path":"/spec/config","value":["a"]},{"op":"replace","path":"/spec/config/0","value":"b"}]`},
+		{"replace index in new object", `[{"op":"add","path":"/spec/m","value":{}},{"op":"replace","path":"/spec/m/5","value":1}]`},
+		{"replace index after move", `[{"op":"move","from":"/spec/config","path":"/spec/tags"},{"op":"replace","path":"/spec/tags/0","value":"v"}]`},
+		{"replace index after whole document replace", `[{"op":"replace","path":"","value":{"spec":{"tags":{}}}},{"op":"replace","path":"/spec/tags/0","value":"v"}]`},
+		{"repeated replace of one element", `[{"op":"replace","path":"/spec/tags/0","value":"p"},{"op":"replace","path":"/spec/tags/0","value":"q"},{"op":"replace","path":"/spec/tags/-1","value":"r"}]`},
 		{"escaped op name", `[{"op":"rep\u006cace","path":"/spec/replicas","value":7}]`},
 	}
 	var out []Golden
