@@ -155,19 +155,19 @@ func (e *Error) Body() string {
 func FormatValue(v any) string {
 	switch t := v.(type) {
 	case nil:
-		return `"null"` // apimachinery substitutes the string "null" and quotes it
+		return "null"
 	case string:
 		return strconv.Quote(t)
 	case int, int32, int64, float32, float64, bool, json.Number:
 		return fmt.Sprint(t)
-	case fmt.Stringer:
-		return t.String()
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprintf("%#v", v)
+	if b, err := json.Marshal(v); err == nil {
+		return string(b)
 	}
-	return string(b)
+	if s, ok := v.(fmt.Stringer); ok {
+		return s.String()
+	}
+	return fmt.Sprintf("%#v", v)
 }
 
 // ErrorList is a list of validation failures.

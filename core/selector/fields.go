@@ -58,6 +58,17 @@ func (s Fields) String() string {
 	return strings.Join(parts, ",")
 }
 
+// RequiresExactMatch returns the value the selector requires for field
+// ("metadata.name=x" requires "x"; "!=" terms require nothing).
+func (s Fields) RequiresExactMatch(field string) (string, bool) {
+	for _, r := range s.reqs {
+		if r.Field == field && r.Operator == Equals {
+			return r.Value, true
+		}
+	}
+	return "", false
+}
+
 // Check returns UnsupportedFieldError for the first term (in Requirements
 // order, which is the order the server checks them in) whose field is not
 // supported, or nil.

@@ -192,3 +192,28 @@ func TestEscapeRoundTrip(t *testing.T) {
 		t.Fatalf("trailing backslash: %v", err)
 	}
 }
+
+func TestFieldsRequiresExactMatch(t *testing.T) {
+	cases := []struct {
+		selector, value string
+		found           bool
+	}{
+		{"metadata.name=w1", "w1", true},
+		{"metadata.name==w1,metadata.namespace=x", "w1", true},
+		{"metadata.name!=w1", "", false},
+		{"metadata.namespace=x", "", false},
+		{"", "", false},
+	}
+	for _, c := range cases {
+		t.Run(c.selector, func(t *testing.T) {
+			sel, err := ParseFields(c.selector)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, ok := sel.RequiresExactMatch("metadata.name")
+			if v != c.value || ok != c.found {
+				t.Fatalf("RequiresExactMatch = %q, %v; want %q, %v", v, ok, c.value, c.found)
+			}
+		})
+	}
+}

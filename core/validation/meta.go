@@ -50,6 +50,20 @@ type jsonString string
 
 func (s jsonString) MarshalJSON() ([]byte, error) { return json.Marshal(string(s)) }
 
+// jsonNull renders as null, as apimachinery v0.37 prints a nil bad value
+// (json.Marshal(nil)), whatever field.FormatValue does with a plain nil.
+type jsonNull struct{}
+
+func (jsonNull) MarshalJSON() ([]byte, error) { return []byte("null"), nil }
+
+// orNull replaces nil by jsonNull.
+func orNull(v any) any {
+	if v == nil {
+		return jsonNull{}
+	}
+	return v
+}
+
 // sameTime compares two timestamps as apimachinery's semantic equality
 // does: by instant.
 func sameTime(a, b any) bool {

@@ -96,7 +96,7 @@ func ValidateObjectMetaUpdate(newMeta, oldMeta map[string]any, path *field.Path)
 	}
 	immutable := func(changed bool, v any, name string) {
 		if changed {
-			errs = append(errs, field.Invalid(path.Child(name), v, FieldImmutableErrorMsg))
+			errs = append(errs, field.Invalid(path.Child(name), orNull(v), FieldImmutableErrorMsg))
 		}
 	}
 	immutable(n.name != o.name, n.name, "name")
