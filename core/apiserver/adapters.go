@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/builtin"
 	"github.com/kubesandbox/kubesandbox/core/field"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 	"github.com/kubesandbox/kubesandbox/core/schema"
@@ -59,11 +60,16 @@ func (s *Server) fieldManagerFor(res *resource.Resource) fieldManager {
 	if res.Status {
 		opts.ResetFields = map[string][][]string{"": {{"status"}}, "status": {{"spec"}}}
 	}
-	if res.CRD && res.Schema != nil {
-		sch := res.Schema
-		opts.Defaulter = func(obj map[string]any) { schema.Default(sch, obj) }
-	} else if res.Hooks.Default != nil {
-		opts.Defaulter = res.Hooks.Default
+	if res.Schema != nil || res.Hooks.Default != nil {
+		sch, hook := res.Schema, res.Hooks.Default
+		opts.Defaulter = func(obj map[string]any) {
+			if sch != nil {
+				schema.Default(sch, obj)
+			}
+			if hook != nil {
+				hook(obj)
+			}
+		}
 	}
 	var fm fieldManager = noFieldManager{}
 	if m, err := fieldmanager.New(opts); err == nil {
@@ -106,7 +112,7 @@ func validateMeta(res *resource.Resource, obj, old object) field.ErrorList {
 // schemaDefaultAndPrune applies structural defaulting and pruning (custom
 // resources) and returns the pruned (unknown) field paths.
 func schemaDefaultAndPrune(res *resource.Resource, obj object) ([]string, error) {
-	if !res.CRD || res.Schema == nil {
+	if res.Schema == nil {
 		return nil, nil
 	}
 	schema.Default(res.Schema, obj)
@@ -119,7 +125,7 @@ func schemaDefaultAndPrune(res *resource.Resource, obj object) ([]string, error)
 
 // schemaValidate validates obj against the resource's schema.
 func schemaValidate(res *resource.Resource, obj object) field.ErrorList {
-	if !res.CRD || res.Schema == nil {
+	if res.Schema == nil {
 		return nil
 	}
 	errs := schema.Validate(res.Schema, obj)
@@ -132,10 +138,4 @@ func schemaValidate(res *resource.Resource, obj object) field.ErrorList {
 
 func schemaFromCRD(v any) (*schema.Schema, error) { return schema.FromCRD(v) }
 
-func builtinResources() []*resource.Resource {
-	return []*resource.Resource{
-		{Version: "v1", Resource: "namespaces", Singular: "namespace", Kind: "Namespace", ListKind: "NamespaceList", ShortNames: []string{"ns"}, Status: true},
-		{Version: "v1", Resource: "configmaps", Singular: "configmap", Kind: "ConfigMap", ListKind: "ConfigMapList", Namespaced: true, ShortNames: []string{"cm"}},
-		{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions", Singular: "customresourcedefinition", Kind: "CustomResourceDefinition", ListKind: "CustomResourceDefinitionList", ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"}, Status: true},
-	}
-}
+func builtinResources() []*resource.Resource { return builtin.Resources() }

@@ -1,0 +1,99 @@
+// Package builtin is the catalogue of the built-in resources kubesandbox
+// serves: core/v1 namespaces, configmaps, secrets, pods, services,
+// serviceaccounts and events; apps/v1 deployments, replicasets,
+// statefulsets and daemonsets; batch/v1 jobs and cronjobs; and
+// apiextensions.k8s.io/v1 customresourcedefinitions.
+//
+// Their schemas are generated from the published k8s.io/api types by the
+// separate reference module (see reference/gen) into schemas.json, which is
+// embedded here; this package imports no k8s.io module.
+package builtin
+
+import (
+	_ "embed"
+	"fmt"
+	"sync"
+
+	"github.com/kubesandbox/kubesandbox/core/resource"
+	"github.com/kubesandbox/kubesandbox/core/schema"
+)
+
+// schemasJSON is {"definitions": {name: schema}}; regenerate with
+//
+//	cd reference && go run ./cmd/genschema -out ../core/builtin/schemas.json
+//
+//go:embed schemas.json
+var schemasJSON []byte
+
+var (
+	loadOnce sync.Once
+	defs     map[string]*schema.Schema
+	loadErr  error
+)
+
+// Definitions returns the linked schema graph of every generated
+// definition, keyed by OpenAPI name ("io.k8s.api.core.v1.PodSpec"). The
+// graph is shared: callers must not modify it.
+func Definitions() (map[string]*schema.Schema, error) {
+	loadOnce.Do(func() {
+		defs, loadErr = schema.Load(schemasJSON)
+	})
+	return defs, loadErr
+}
+
+// Definition is the schema of one definition, or nil.
+func Definition(name string) *schema.Schema {
+	d, err := Definitions()
+	if err != nil {
+		return nil
+	}
+	return d[name]
+}
+
+// Resources returns a fresh list of the built-in resources, in discovery
+// order (group by group). It fails only if the embedded schemas are broken,
+// which the package's tests rule out.
+func Resources() []*resource.Resource {
+	out := make([]*resource.Resource, 0, len(catalogue))
+	for _, e := range catalogue {
+		r := e.res // copy
+		r.ShortNames = append([]string(nil), e.res.ShortNames...)
+		r.Categories = append([]string(nil), e.res.Categories...)
+		r.Verbs = append([]string(nil), e.res.Verbs...)
+		r.SelectableFields = append([]string(nil), e.res.SelectableFields...)
+		r.PrinterColumns = append([]resource.PrinterColumn(nil), e.res.PrinterColumns...)
+		if e.res.Scale != nil {
+			sc := *e.res.Scale
+			r.Scale = &sc
+		}
+		r.Schema = Definition(e.def)
+		out = append(out, &r)
+	}
+	return out
+}
+
+// Lookup returns the built-in resource for group and plural resource name
+// (any version we serve), or nil.
+func Lookup(group, plural string) *resource.Resource {
+	for _, r := range Resources() {
+		if r.Group == group && r.Resource == plural {
+			return r
+		}
+	}
+	return nil
+}
+
+// check verifies that every catalogue entry names an existing definition;
+// used by tests.
+func check() error {
+	d, err := Definitions()
+	if err != nil {
+		return err
+	}
+	for _, e := range catalogue {
+		if d[e.def] == nil {
+			return fmt.Errorf("%s: no definition %s", e.res.Resource, e.def)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,235 @@
+package builtin
+
+import "github.com/kubesandbox/kubesandbox/core/resource"
+
+// entry is one catalogue row: the resource and its schema definition name.
+type entry struct {
+	res resource.Resource
+	def string
+}
+
+// Discovery facts (short names, categories, verbs, subresources) are those
+// of the real server's /api/v1, /apis/apps/v1, /apis/batch/v1 and
+// /apis/apiextensions.k8s.io/v1 documents (kubernetes api/discovery).
+// Selectable fields are those of the registry strategies' GetAttrs
+// (pkg/registry/*/*/strategy.go); metadata.name (and metadata.namespace for
+// namespaced resources) are always selectable and not listed. Printer
+// columns are those of pkg/printers/internalversion/printers.go.
+
+var allVerbs = []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
+
+const (
+	podTemplateReplicasPath = ".spec.replicas"
+	statusReplicasPath      = ".status.replicas"
+)
+
+// Column description helpers.
+func doc(key string) string { return columnDocs[key] }
+
+var (
+	nameColumn = resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: doc("meta/v1.ObjectMeta.name"), JSONPath: ".metadata.name"}
+	ageColumn  = resource.PrinterColumn{Name: "Age", Type: "string", Description: doc("meta/v1.ObjectMeta.creationTimestamp")} // a duration, computed
+	containers = resource.PrinterColumn{Name: "Containers", Type: "string", Priority: 1, Description: "Names of each container in the template."}
+	images     = resource.PrinterColumn{Name: "Images", Type: "string", Priority: 1, Description: "Images referenced by each container in the template."}
+)
+
+func col(name, typ string, priority int64, description, jsonPath string) resource.PrinterColumn {
+	return resource.PrinterColumn{Name: name, Type: typ, Priority: priority, Description: description, JSONPath: jsonPath}
+}
+
+var catalogue = []entry{
+	// core/v1
+	{def: "io.k8s.api.core.v1.ConfigMap", res: resource.Resource{
+		Version: "v1", Resource: "configmaps", Singular: "configmap", Kind: "ConfigMap", ListKind: "ConfigMapList",
+		Namespaced: true, ShortNames: []string{"cm"}, Verbs: allVerbs,
+		PrinterColumns: []resource.PrinterColumn{nameColumn,
+			col("Data", "string", 0, doc("core/v1.ConfigMap.data"), ""), // len(data)+len(binaryData)
+			ageColumn},
+		Hooks: resource.Hooks{Default: defaultConfigMap},
+	}},
+	{def: "io.k8s.api.core.v1.Event", res: resource.Resource{
+		Version: "v1", Resource: "events", Singular: "event", Kind: "Event", ListKind: "EventList",
+		Namespaced: true, ShortNames: []string{"ev"}, Verbs: allVerbs,
+		SelectableFields: []string{
+			"involvedObject.kind", "involvedObject.namespace", "involvedObject.name", "involvedObject.uid",
+			"involvedObject.apiVersion", "involvedObject.resourceVersion", "involvedObject.fieldPath",
+			"reason", "reportingComponent", "source", "type",
+		},
+		PrinterColumns: []resource.PrinterColumn{
+			col("Last Seen", "string", 0, doc("core/v1.Event.lastTimestamp"), ""),
+			col("Type", "string", 0, doc("core/v1.Event.type"), ".type"),
+			col("Reason", "string", 0, doc("core/v1.Event.reason"), ".reason"),
+			col("Object", "string", 0, doc("core/v1.Event.involvedObject"), ""), // kind/name
+			col("Subobject", "string", 1, doc("core/v1.ObjectReference.fieldPath"), ".involvedObject.fieldPath"),
+			col("Source", "string", 1, doc("core/v1.Event.source"), ""), // component, host
+			col("Message", "string", 0, doc("core/v1.Event.message"), ".message"),
+			col("First Seen", "string", 1, doc("core/v1.Event.firstTimestamp"), ""),
+			col("Count", "string", 1, doc("core/v1.Event.count"), ""),
+			{Name: "Name", Type: "string", Format: "name", Priority: 1, Description: doc("meta/v1.ObjectMeta.name"), JSONPath: ".metadata.name"},
+		},
+		Hooks: resource.Hooks{Default: defaultEvent},
+	}},
+	{def: "io.k8s.api.core.v1.Namespace", res: resource.Resource{
+		Version: "v1", Resource: "namespaces", Singular: "namespace", Kind: "Namespace", ListKind: "NamespaceList",
+		ShortNames: []string{"ns"}, Verbs: []string{"create", "delete", "get", "list", "patch", "update", "watch"},
+		Status: true,
+		// "name" is a historical bug the real server keeps for compatibility.
+		SelectableFields: []string{"status.phase", "name"},
+		PrinterColumns: []resource.PrinterColumn{nameColumn,
+			col("Status", "string", 0, "The status of the namespace", ".status.phase"),
+			ageColumn},
+		Hooks: resource.Hooks{Default: defaultNamespace, PrepareCreate: prepareNamespaceCreate, PrepareUpdate: prepareNamespaceUpdate},
+	}},
+	{def: "io.k8s.api.core.v1.Pod", res: resource.Resource{
+		Version: "v1", Resource: "pods", Singular: "pod", Kind: "Pod", ListKind: "PodList",
+		Namespaced: true, ShortNames: []string{"po"}, Categories: []string{"all"}, Verbs: allVerbs,
+		Status: true,
+		SelectableFields: []string{
+			"spec.nodeName", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName",
+			"spec.hostNetwork", "status.phase", "status.podIP", "status.nominatedNodeName",
+		},
+		PrinterColumns: []resource.PrinterColumn{nameColumn,
+			col("Ready", "string", 0, "The aggregate readiness state of this pod for accepting traffic.", ""),
+			col("Status", "string", 0, "The aggregate status of the containers in this pod.", ""),
+			col("Restarts", "string", 0, "The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.", ""),
+			ageColumn,
+			col("IP", "string", 1, doc("core/v1.PodStatus.podIP"), ".status.podIP"),
+			col("Node", "string", 1, doc("core/v1.PodSpec.nodeName"), ".spec.nodeName"),
+			col("Nominated Node", "string", 1, doc("core/v1.PodStatus.nominatedNodeName"), ".status.nominatedNodeName"),
+			col("Readiness Gates", "string", 1, doc("core/v1.PodSpec.readinessGates"), ""),
+		},
+		Hooks: resource.Hooks{Default: defaultPod, PrepareCreate: preparePodCreate},
+	}},
+	{def: "io.k8s.api.core.v1.Secret", res: resource.Resource{
+		Version: "v1", Resource: "secrets", Singular: "secret", Kind: "Secret", ListKind: "SecretList",
+		Namespaced: true, Verbs: allVerbs,
+		SelectableFields: []string{"type"},
+		PrinterColumns: []resource.PrinterColumn{nameColumn,
+			col("Type", "string", 0, doc("core/v1.Secret.type"), ".type"),
+			col("Data", "string", 0, doc("core/v1.Secret.data"), ""), // len(data)
+			ageColumn},
+		Hooks: resource.Hooks{Default: defaultSecret},
+	}},
+	{def: "io.k8s.api.core.v1.ServiceAccount", res: resource.Resource{
+		Version: "v1", Resource: "serviceaccounts", Singular: "serviceaccount", Kind: "ServiceAccount", ListKind: "ServiceAccountList",
+		Namespaced: true, ShortNames: []string{"sa"}, Verbs: allVerbs,
+		PrinterColumns: []resource.PrinterColumn{nameColumn,
+			col("Secrets", "string", 0, doc("core/v1.ServiceAccount.secrets"), ""), // len(secrets)
+			ageColumn},
+	}},
+	{def: "io.k8s.api.core.v1.Service", res: resource.Resource{
+		Version: "v1", Resource: "services", Singular: "service", Kind: "Service", ListKind: "ServiceList",
+		Namespaced: true, ShortNames: []string{"svc"}, Categories: []string{"all"}, Verbs: allVerbs,
+		Status:           true,
+		SelectableFields: []string{"spec.clusterIP", "spec.type"},
+		PrinterColumns: []resource.PrinterColumn{nameColumn,
+			col("Type", "string", 0, doc("core/v1.ServiceSpec.type"), ".spec.type"),
+			col("Cluster-IP", "string", 0, doc("core/v1.ServiceSpec.clusterIP"), ".spec.clusterIP"),
+			col("External-IP", "string", 0, doc("core/v1.ServiceSpec.externalIPs"), ""),
+			col("Port(s)", "string", 0, doc("core/v1.ServiceSpec.ports"), ""),
+			ageColumn,
+			col("Selector", "string", 1, doc("core/v1.ServiceSpec.selector"), ""),
+		},
+		Hooks: resource.Hooks{Default: defaultService},
+	}},
+
+	// apps/v1
+	{def: "io.k8s.api.apps.v1.DaemonSet", res: resource.Resource{
+		Group: "apps", Version: "v1", Resource: "daemonsets", Singular: "daemonset", Kind: "DaemonSet", ListKind: "DaemonSetList",
+		Namespaced: true, ShortNames: []string{"ds"}, Categories: []string{"all"}, Verbs: allVerbs,
+		Status: true,
+		PrinterColumns: []resource.PrinterColumn{nameColumn,
+			col("Desired", "integer", 0, doc("apps/v1.DaemonSetStatus.desiredNumberScheduled"), ".status.desiredNumberScheduled"),
+			col("Current", "integer", 0, doc("apps/v1.DaemonSetStatus.currentNumberScheduled"), ".status.currentNumberScheduled"),
+			col("Ready", "integer", 0, doc("apps/v1.DaemonSetStatus.numberReady"), ".status.numberReady"),
+			col("Up-to-date", "integer", 0, doc("apps/v1.DaemonSetStatus.updatedNumberScheduled"), ".status.updatedNumberScheduled"),
+			col("Available", "integer", 0, doc("apps/v1.DaemonSetStatus.numberAvailable"), ".status.numberAvailable"),
+			col("Node Selector", "string", 0, doc("core/v1.PodSpec.nodeSelector"), ""),
+			ageColumn, containers, images,
+			col("Selector", "string", 1, doc("apps/v1.DaemonSetSpec.selector"), ""),
+		},
+		Hooks: resource.Hooks{Default: defaultDaemonSet},
+	}},
+	{def: "io.k8s.api.apps.v1.Deployment", res: resource.Resource{
+		Group: "apps", Version: "v1", Resource: "deployments", Singular: "deployment", Kind: "Deployment", ListKind: "DeploymentList",
+		Namespaced: true, ShortNames: []string{"deploy"}, Categories: []string{"all"}, Verbs: allVerbs,
+		Status: true,
+		Scale:  &resource.Scale{SpecReplicasPath: podTemplateReplicasPath, StatusReplicasPath: statusReplicasPath, LabelSelectorPath: ".status.selector"},
+		PrinterColumns: []resource.PrinterColumn{nameColumn,
+			col("Ready", "string", 0, "Number of the pod with ready state", ""), // readyReplicas/replicas
+			col("Up-to-date", "string", 0, doc("apps/v1.DeploymentStatus.updatedReplicas"), ".status.updatedReplicas"),
+			col("Available", "string", 0, doc("apps/v1.DeploymentStatus.availableReplicas"), ".status.availableReplicas"),
+			ageColumn, containers, images,
+			col("Selector", "string", 1, doc("apps/v1.DeploymentSpec.selector"), ""),
+		},
+		Hooks: resource.Hooks{Default: defaultDeployment},
+	}},
+	{def: "io.k8s.api.apps.v1.ReplicaSet", res: resource.Resource{
+		Group: "apps", Version: "v1", Resource: "replicasets", Singular: "replicaset", Kind: "ReplicaSet", ListKind: "ReplicaSetList",
+		Namespaced: true, ShortNames: []string{"rs"}, Categories: []string{"all"}, Verbs: allVerbs,
+		Status:           true,
+		Scale:            &resource.Scale{SpecReplicasPath: podTemplateReplicasPath, StatusReplicasPath: statusReplicasPath, LabelSelectorPath: ".status.selector"},
+		SelectableFields: []string{"status.replicas"},
+		PrinterColumns: []resource.PrinterColumn{nameColumn,
+			col("Desired", "integer", 0, doc("apps/v1.ReplicaSetSpec.replicas"), ".spec.replicas"),
+			col("Current", "integer", 0, doc("apps/v1.ReplicaSetStatus.replicas"), ".status.replicas"),
+			col("Ready", "integer", 0, doc("apps/v1.ReplicaSetStatus.readyReplicas"), ".status.readyReplicas"),
+			ageColumn, containers, images,
+			col("Selector", "string", 1, doc("apps/v1.ReplicaSetSpec.selector"), ""),
+		},
+		Hooks: resource.Hooks{Default: defaultReplicaSet},
+	}},
+	{def: "io.k8s.api.apps.v1.StatefulSet", res: resource.Resource{
+		Group: "apps", Version: "v1", Resource: "statefulsets", Singular: "statefulset", Kind: "StatefulSet", ListKind: "StatefulSetList",
+		Namespaced: true, ShortNames: []string{"sts"}, Categories: []string{"all"}, Verbs: allVerbs,
+		Status: true,
+		Scale:  &resource.Scale{SpecReplicasPath: podTemplateReplicasPath, StatusReplicasPath: statusReplicasPath, LabelSelectorPath: ".status.selector"},
+		PrinterColumns: []resource.PrinterColumn{nameColumn,
+			col("Ready", "string", 0, "Number of the pod with ready state", ""), // readyReplicas/replicas
+			ageColumn, containers, images,
+		},
+		Hooks: resource.Hooks{Default: defaultStatefulSet},
+	}},
+
+	// batch/v1
+	{def: "io.k8s.api.batch.v1.CronJob", res: resource.Resource{
+		Group: "batch", Version: "v1", Resource: "cronjobs", Singular: "cronjob", Kind: "CronJob", ListKind: "CronJobList",
+		Namespaced: true, ShortNames: []string{"cj"}, Categories: []string{"all"}, Verbs: allVerbs,
+		Status: true,
+		PrinterColumns: []resource.PrinterColumn{nameColumn,
+			col("Schedule", "string", 0, doc("batch/v1beta1.CronJobSpec.schedule"), ".spec.schedule"),
+			col("Timezone", "string", 0, doc("batch/v1beta1.CronJobSpec.timeZone"), ""), // "<none>" when unset
+			col("Suspend", "boolean", 0, doc("batch/v1beta1.CronJobSpec.suspend"), ".spec.suspend"),
+			col("Active", "integer", 0, doc("batch/v1beta1.CronJobStatus.active"), ""), // len(status.active)
+			col("Last Schedule", "string", 0, doc("batch/v1beta1.CronJobStatus.lastScheduleTime"), ""),
+			ageColumn, containers, images,
+			col("Selector", "string", 1, doc("batch/v1.JobSpec.selector"), ""),
+		},
+		Hooks: resource.Hooks{Default: defaultCronJob},
+	}},
+	{def: "io.k8s.api.batch.v1.Job", res: resource.Resource{
+		Group: "batch", Version: "v1", Resource: "jobs", Singular: "job", Kind: "Job", ListKind: "JobList",
+		Namespaced: true, Categories: []string{"all"}, Verbs: allVerbs,
+		Status:           true,
+		SelectableFields: []string{"status.successful"},
+		PrinterColumns: []resource.PrinterColumn{nameColumn,
+			col("Status", "string", 0, "Status of the job.", ""),
+			col("Completions", "string", 0, doc("batch/v1.JobStatus.succeeded"), ""), // succeeded/completions
+			col("Duration", "string", 0, "Time required to complete the job.", ""),
+			ageColumn, containers, images,
+			col("Selector", "string", 1, doc("batch/v1.JobSpec.selector"), ""),
+		},
+		Hooks: resource.Hooks{Default: defaultJob},
+	}},
+
+	// apiextensions.k8s.io/v1: served with the default table convertor.
+	{def: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition", res: resource.Resource{
+		Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions", Singular: "customresourcedefinition",
+		Kind: "CustomResourceDefinition", ListKind: "CustomResourceDefinitionList",
+		ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"}, Verbs: allVerbs,
+		Status: true,
+		PrinterColumns: []resource.PrinterColumn{nameColumn,
+			{Name: "Created At", Type: "date", Description: doc("meta/v1.ObjectMeta.creationTimestamp"), JSONPath: ".metadata.creationTimestamp"},
+		},
+	}},
+}

@@ -1,0 +1,202 @@
+package builtin
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
+)
+
+type hookCase struct {
+	name    string
+	hook    func(map[string]any)
+	in, out string
+}
+
+func runHookCases(t *testing.T, cases []hookCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			obj, err := jsonx.DecodeObject([]byte(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := jsonx.DecodeObject([]byte(tc.out))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.hook(obj)
+			if !reflect.DeepEqual(obj, want) {
+				got, _ := json.Marshal(obj)
+				t.Errorf("got  %s\nwant %s", got, tc.out)
+			}
+		})
+	}
+}
+
+func TestDefaultPod(t *testing.T) {
+	runHookCases(t, []hookCase{
+		{"minimal", defaultPod,
+			`{"spec":{"containers":[{"name":"c","image":"nginx"}]}}`,
+			`{"spec":{"containers":[{"name":"c","image":"nginx","imagePullPolicy":"Always","resources":{},
+			  "terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],
+			  "dnsPolicy":"ClusterFirst","enableServiceLinks":true,"restartPolicy":"Always","schedulerName":"default-scheduler",
+			  "securityContext":{},"terminationGracePeriodSeconds":30}}`},
+		{"tagged image, ports, probe", defaultPod,
+			`{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"nginx:1.27","ports":[{"containerPort":80}],
+			  "readinessProbe":{"httpGet":{"port":80}},"livenessProbe":{"grpc":{"port":9},"periodSeconds":5}}]}}`,
+			`{"spec":{"containers":[{"name":"c","image":"nginx:1.27","imagePullPolicy":"IfNotPresent","resources":{},
+			  "ports":[{"containerPort":80,"protocol":"TCP"}],
+			  "readinessProbe":{"httpGet":{"port":80,"path":"/","scheme":"HTTP"},"timeoutSeconds":1,"periodSeconds":10,"successThreshold":1,"failureThreshold":3},
+			  "livenessProbe":{"grpc":{"port":9,"service":""},"timeoutSeconds":1,"periodSeconds":5,"successThreshold":1,"failureThreshold":3},
+			  "terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],
+			  "dnsPolicy":"ClusterFirst","enableServiceLinks":true,"restartPolicy":"Never","schedulerName":"default-scheduler",
+			  "securityContext":{},"terminationGracePeriodSeconds":30}}`},
+		{"limits become requests, resize policy, host ports", defaultPod,
+			`{"spec":{"hostNetwork":true,"enableServiceLinks":false,"terminationGracePeriodSeconds":5,
+			  "containers":[{"name":"c","image":"a@sha256:00","imagePullPolicy":"Never","ports":[{"containerPort":8080,"protocol":"UDP"}],
+			  "resources":{"limits":{"cpu":"1","memory":"1Gi"},"requests":{"cpu":"500m"}}}]}}`,
+			`{"spec":{"hostNetwork":true,"enableServiceLinks":false,"terminationGracePeriodSeconds":5,
+			  "containers":[{"name":"c","image":"a@sha256:00","imagePullPolicy":"Never","ports":[{"containerPort":8080,"protocol":"UDP","hostPort":8080}],
+			  "resources":{"limits":{"cpu":"1","memory":"1Gi"},"requests":{"cpu":"500m","memory":"1Gi"}},
+			  "resizePolicy":[{"resourceName":"cpu","restartPolicy":"NotRequired"},{"resourceName":"memory","restartPolicy":"NotRequired"}],
+			  "terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],
+			  "dnsPolicy":"ClusterFirst","restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{}}}`},
+		{"volumes and env", defaultPod,
+			`{"spec":{"serviceAccount":"robot","containers":[{"name":"c","image":"x:1","env":[{"name":"N","valueFrom":{"fieldRef":{"fieldPath":"metadata.name"}}}]}],
+			  "volumes":[{"name":"a"},{"name":"b","secret":{"secretName":"s"}},{"name":"c","configMap":{"name":"m","defaultMode":256}},
+			  {"name":"d","hostPath":{"path":"/x"}},{"name":"e","projected":{"sources":[{"serviceAccountToken":{"path":"t"}}]}}]}}`,
+			`{"spec":{"serviceAccount":"robot","serviceAccountName":"robot",
+			  "containers":[{"name":"c","image":"x:1","imagePullPolicy":"IfNotPresent","resources":{},
+			  "env":[{"name":"N","valueFrom":{"fieldRef":{"fieldPath":"metadata.name","apiVersion":"v1"}}}],
+			  "terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],
+			  "volumes":[{"name":"a","emptyDir":{}},{"name":"b","secret":{"secretName":"s","defaultMode":420}},{"name":"c","configMap":{"name":"m","defaultMode":256}},
+			  {"name":"d","hostPath":{"path":"/x","type":""}},{"name":"e","projected":{"defaultMode":420,"sources":[{"serviceAccountToken":{"path":"t","expirationSeconds":3600}}]}}],
+			  "dnsPolicy":"ClusterFirst","enableServiceLinks":true,"restartPolicy":"Always","schedulerName":"default-scheduler",
+			  "securityContext":{},"terminationGracePeriodSeconds":30}}`},
+		{"wrong shapes are left alone", defaultPod,
+			`{"spec":{"containers":"nope","volumes":[1,null,{"name":"v","secret":"x"}]}}`,
+			`{"spec":{"containers":"nope","volumes":[1,null,{"name":"v","secret":"x"}],
+			  "dnsPolicy":"ClusterFirst","enableServiceLinks":true,"restartPolicy":"Always","schedulerName":"default-scheduler",
+			  "securityContext":{},"terminationGracePeriodSeconds":30}}`},
+		{"spec not an object", defaultPod, `{"spec":3}`, `{"spec":3}`},
+	})
+}
+
+func TestPreparePodCreate(t *testing.T) {
+	runHookCases(t, []hookCase{
+		{"best effort", preparePodCreate,
+			`{"spec":{"containers":[{"name":"c"}]},"status":{"phase":"Running"}}`,
+			`{"spec":{"containers":[{"name":"c"}],"serviceAccountName":"default","serviceAccount":"default","priority":0,
+			  "preemptionPolicy":"PreemptLowerPriority","tolerations":[
+			  {"key":"node.kubernetes.io/not-ready","operator":"Exists","effect":"NoExecute","tolerationSeconds":300},
+			  {"key":"node.kubernetes.io/unreachable","operator":"Exists","effect":"NoExecute","tolerationSeconds":300}]},
+			  "status":{"phase":"Pending","qosClass":"BestEffort"}}`},
+		{"guaranteed, own toleration", preparePodCreate,
+			`{"spec":{"serviceAccountName":"sa","tolerations":[{"key":"node.kubernetes.io/unreachable","operator":"Exists","effect":"NoExecute","tolerationSeconds":10}],
+			  "containers":[{"name":"c","resources":{"limits":{"cpu":"1","memory":"1Gi"},"requests":{"cpu":"1","memory":"1Gi"}}}]}}`,
+			`{"spec":{"serviceAccountName":"sa","priority":0,"preemptionPolicy":"PreemptLowerPriority","tolerations":[
+			  {"key":"node.kubernetes.io/unreachable","operator":"Exists","effect":"NoExecute","tolerationSeconds":10},
+			  {"key":"node.kubernetes.io/not-ready","operator":"Exists","effect":"NoExecute","tolerationSeconds":300}],
+			  "containers":[{"name":"c","resources":{"limits":{"cpu":"1","memory":"1Gi"},"requests":{"cpu":"1","memory":"1Gi"}}}]},
+			  "status":{"phase":"Pending","qosClass":"Guaranteed"}}`},
+		{"burstable", preparePodCreate,
+			`{"spec":{"serviceAccountName":"sa","tolerations":[{"operator":"Exists"}],"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}`,
+			`{"spec":{"serviceAccountName":"sa","priority":0,"preemptionPolicy":"PreemptLowerPriority","tolerations":[{"operator":"Exists"}],
+			  "containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]},
+			  "status":{"phase":"Pending","qosClass":"Burstable"}}`},
+	})
+}
+
+func TestImageTag(t *testing.T) {
+	for _, tc := range []struct{ image, want string }{
+		{"nginx", "latest"},
+		{"nginx:latest", "latest"},
+		{"nginx:1.27", "1.27"},
+		{"docker.io/library/nginx", "latest"},
+		{"localhost:5000/app", "latest"},
+		{"localhost:5000/app:v2", "v2"},
+		{"nginx@sha256:0000", ""},
+		{"nginx:1@sha256:0000", "1"},
+		{"", ""},
+		{"NGINX", ""},
+		{" nginx", ""},
+	} {
+		t.Run(tc.image, func(t *testing.T) {
+			if got := imageTag(tc.image); got != tc.want {
+				t.Errorf("imageTag(%q) = %q, want %q", tc.image, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestDefaultWorkloads(t *testing.T) {
+	const tmplIn = `"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"i:1"}]}}`
+	const tmplOut = `"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"i:1","imagePullPolicy":"IfNotPresent","resources":{},
+	  "terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],
+	  "dnsPolicy":"ClusterFirst","restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{},"terminationGracePeriodSeconds":30}}`
+	runHookCases(t, []hookCase{
+		{"deployment", defaultDeployment, `{"spec":{` + tmplIn + `}}`,
+			`{"spec":{"replicas":1,"revisionHistoryLimit":10,"progressDeadlineSeconds":600,
+			  "strategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":"25%","maxSurge":"25%"}},` + tmplOut + `}}`},
+		{"deployment recreate", defaultDeployment, `{"spec":{"replicas":3,"strategy":{"type":"Recreate"}}}`,
+			`{"spec":{"replicas":3,"revisionHistoryLimit":10,"progressDeadlineSeconds":600,"strategy":{"type":"Recreate"}}}`},
+		{"replicaset", defaultReplicaSet, `{"spec":{` + tmplIn + `}}`, `{"spec":{"replicas":1,` + tmplOut + `}}`},
+		{"statefulset", defaultStatefulSet, `{"spec":{"volumeClaimTemplates":[{"metadata":{"name":"w"},"spec":{}}],` + tmplIn + `}}`,
+			`{"spec":{"replicas":1,"revisionHistoryLimit":10,"podManagementPolicy":"OrderedReady",
+			  "updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"partition":0}},
+			  "persistentVolumeClaimRetentionPolicy":{"whenDeleted":"Retain","whenScaled":"Retain"},
+			  "volumeClaimTemplates":[{"metadata":{"name":"w"},"spec":{"volumeMode":"Filesystem"},"status":{"phase":"Pending"}}],` + tmplOut + `}}`},
+		{"daemonset", defaultDaemonSet, `{"spec":{` + tmplIn + `}}`,
+			`{"spec":{"revisionHistoryLimit":10,"updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":1,"maxSurge":0}},` + tmplOut + `}}`},
+		{"job", defaultJob, `{"metadata":{"name":"j"},"spec":{` + tmplIn + `}}`,
+			`{"metadata":{"name":"j","labels":{"a":"b"}},"spec":{"completions":1,"parallelism":1,"backoffLimit":6,"completionMode":"NonIndexed",
+			  "suspend":false,"manualSelector":false,"podReplacementPolicy":"TerminatingOrFailed",` + tmplOut + `}}`},
+		{"job with parallelism and failure policy", defaultJob,
+			`{"metadata":{"labels":{"x":"y"}},"spec":{"parallelism":3,"backoffLimitPerIndex":1,"podFailurePolicy":{"rules":[{"action":"Ignore","onPodConditions":[{"type":"DisruptionTarget"}]}]}}}`,
+			`{"metadata":{"labels":{"x":"y"}},"spec":{"parallelism":3,"backoffLimitPerIndex":1,"backoffLimit":2147483647,"completionMode":"NonIndexed",
+			  "suspend":false,"manualSelector":false,"podReplacementPolicy":"Failed",
+			  "podFailurePolicy":{"rules":[{"action":"Ignore","onPodConditions":[{"type":"DisruptionTarget","status":"True"}]}]}}}`},
+		{"cronjob", defaultCronJob, `{"spec":{"schedule":"* * * * *","jobTemplate":{"spec":{` + tmplIn + `}}}}`,
+			`{"spec":{"schedule":"* * * * *","concurrencyPolicy":"Allow","suspend":false,"successfulJobsHistoryLimit":3,"failedJobsHistoryLimit":1,
+			  "jobTemplate":{"spec":{` + tmplOut + `}}}}`},
+	})
+}
+
+func TestDefaultCore(t *testing.T) {
+	runHookCases(t, []hookCase{
+		{"service", defaultService, `{"spec":{"selector":{"app":"a"},"ports":[{"port":80},{"port":53,"protocol":"UDP","targetPort":"dns"}]}}`,
+			`{"spec":{"selector":{"app":"a"},"type":"ClusterIP","sessionAffinity":"None","internalTrafficPolicy":"Cluster",
+			  "ipFamilyPolicy":"SingleStack","ipFamilies":["IPv4"],
+			  "ports":[{"port":80,"protocol":"TCP","targetPort":80},{"port":53,"protocol":"UDP","targetPort":"dns"}]},"status":{"loadBalancer":{}}}`},
+		{"headless without selector", defaultService, `{"spec":{"clusterIP":"None"}}`,
+			`{"spec":{"clusterIP":"None","clusterIPs":["None"],"type":"ClusterIP","sessionAffinity":"None","internalTrafficPolicy":"Cluster",
+			  "ipFamilyPolicy":"RequireDualStack","ipFamilies":["IPv4"]},"status":{"loadBalancer":{}}}`},
+		{"load balancer with client IP affinity", defaultService, `{"spec":{"type":"LoadBalancer","sessionAffinity":"ClientIP","ports":[{"port":443,"targetPort":0}]}}`,
+			`{"spec":{"type":"LoadBalancer","sessionAffinity":"ClientIP","sessionAffinityConfig":{"clientIP":{"timeoutSeconds":10800}},
+			  "externalTrafficPolicy":"Cluster","internalTrafficPolicy":"Cluster","allocateLoadBalancerNodePorts":true,
+			  "ipFamilyPolicy":"SingleStack","ipFamilies":["IPv4"],"ports":[{"port":443,"protocol":"TCP","targetPort":443}]},"status":{"loadBalancer":{}}}`},
+		{"external name", defaultService, `{"spec":{"type":"ExternalName","externalName":"example.com","sessionAffinityConfig":{}}}`,
+			`{"spec":{"type":"ExternalName","externalName":"example.com","sessionAffinity":"None"},"status":{"loadBalancer":{}}}`},
+		{"secret", defaultSecret, `{"data":{}}`, `{"data":{},"type":"Opaque"}`},
+		{"secret typed", defaultSecret, `{"type":"kubernetes.io/tls"}`, `{"type":"kubernetes.io/tls"}`},
+		{"namespace", defaultNamespace, `{"metadata":{"name":"dev","labels":{"a":"b"}}}`,
+			`{"metadata":{"name":"dev","labels":{"a":"b","kubernetes.io/metadata.name":"dev"}},"spec":{},"status":{"phase":"Active"}}`},
+		{"namespace generateName", defaultNamespace, `{"metadata":{"generateName":"x-"}}`,
+			`{"metadata":{"generateName":"x-"},"spec":{},"status":{"phase":"Active"}}`},
+		{"namespace create", prepareNamespaceCreate, `{"spec":{"finalizers":["a"]},"status":{"phase":"Terminating"}}`,
+			`{"spec":{"finalizers":["a","kubernetes"]},"status":{"phase":"Active"}}`},
+		{"event", defaultEvent, `{"reason":"r"}`, `{"reason":"r","firstTimestamp":null,"lastTimestamp":null,"eventTime":null}`},
+	})
+}
+
+func TestPrepareNamespaceUpdate(t *testing.T) {
+	obj := map[string]any{"spec": map[string]any{"finalizers": []any{}}, "status": map[string]any{"phase": "Terminating"}}
+	old := map[string]any{"spec": map[string]any{"finalizers": []any{"kubernetes"}}, "status": map[string]any{"phase": "Active"}}
+	prepareNamespaceUpdate(obj, old)
+	want := map[string]any{"spec": map[string]any{"finalizers": []any{"kubernetes"}}, "status": map[string]any{"phase": "Active"}}
+	if !reflect.DeepEqual(obj, want) {
+		t.Errorf("got %v", obj)
+	}
+}

@@ -1,0 +1,170 @@
+package builtin
+
+// Defaulting of the apps/v1 and batch/v1 kinds, ported from
+// k8s.io/kubernetes pkg/apis/apps/v1/defaults.go and
+// pkg/apis/batch/v1/defaults.go. Their pod templates get the PodSpec
+// defaults (not the Pod-only ones), as the generated defaulters do.
+
+// defaultTemplate defaults spec.template (a PodTemplateSpec).
+func defaultTemplate(spec map[string]any) {
+	if t := child(spec, "template"); t != nil {
+		if ps := child(t, "spec"); ps != nil {
+			defaultPodSpec(ps)
+		}
+	}
+}
+
+// defaultDeployment: SetDefaults_Deployment.
+//
+// Example: {"spec":{"template":...}} gains replicas 1, strategy
+// {type: RollingUpdate, rollingUpdate: {maxUnavailable: "25%", maxSurge:
+// "25%"}}, revisionHistoryLimit 10 and progressDeadlineSeconds 600.
+func defaultDeployment(obj map[string]any) {
+	spec := ensure(obj, "spec")
+	if spec == nil {
+		return
+	}
+	setPtr(spec, "replicas", int64(1))
+	if strategy := ensure(spec, "strategy"); strategy != nil {
+		setStr(strategy, "type", "RollingUpdate")
+		if str(strategy, "type") == "RollingUpdate" {
+			if ru := ensure(strategy, "rollingUpdate"); ru != nil {
+				setPtr(ru, "maxUnavailable", "25%")
+				setPtr(ru, "maxSurge", "25%")
+			}
+		}
+	}
+	setPtr(spec, "revisionHistoryLimit", int64(10))
+	setPtr(spec, "progressDeadlineSeconds", int64(600))
+	defaultTemplate(spec)
+}
+
+// defaultReplicaSet: SetDefaults_ReplicaSet.
+func defaultReplicaSet(obj map[string]any) {
+	spec := ensure(obj, "spec")
+	if spec == nil {
+		return
+	}
+	setPtr(spec, "replicas", int64(1))
+	defaultTemplate(spec)
+}
+
+// defaultStatefulSet: SetDefaults_StatefulSet (MaxUnavailableStatefulSet
+// off: no rollingUpdate.maxUnavailable default).
+func defaultStatefulSet(obj map[string]any) {
+	spec := ensure(obj, "spec")
+	if spec == nil {
+		return
+	}
+	setStr(spec, "podManagementPolicy", "OrderedReady")
+	if us := ensure(spec, "updateStrategy"); us != nil {
+		if absentOrEmpty(us, "type") {
+			us["type"] = "RollingUpdate"
+			ensure(us, "rollingUpdate")
+		}
+		if str(us, "type") == "RollingUpdate" {
+			if ru := child(us, "rollingUpdate"); ru != nil {
+				setPtr(ru, "partition", int64(0))
+			}
+		}
+	}
+	if p := ensure(spec, "persistentVolumeClaimRetentionPolicy"); p != nil {
+		setStr(p, "whenDeleted", "Retain")
+		setStr(p, "whenScaled", "Retain")
+	}
+	setPtr(spec, "replicas", int64(1))
+	setPtr(spec, "revisionHistoryLimit", int64(10))
+	for _, pvc := range items(spec, "volumeClaimTemplates") {
+		if s := ensure(pvc, "spec"); s != nil {
+			setPtr(s, "volumeMode", "Filesystem")
+		}
+		setStr(ensure(pvc, "status"), "phase", "Pending")
+	}
+	defaultTemplate(spec)
+}
+
+// defaultDaemonSet: SetDefaults_DaemonSet.
+func defaultDaemonSet(obj map[string]any) {
+	spec := ensure(obj, "spec")
+	if spec == nil {
+		return
+	}
+	if us := ensure(spec, "updateStrategy"); us != nil {
+		setStr(us, "type", "RollingUpdate")
+		if str(us, "type") == "RollingUpdate" {
+			if ru := ensure(us, "rollingUpdate"); ru != nil {
+				setPtr(ru, "maxUnavailable", int64(1))
+				setPtr(ru, "maxSurge", int64(0))
+			}
+		}
+	}
+	setPtr(spec, "revisionHistoryLimit", int64(10))
+	defaultTemplate(spec)
+}
+
+// defaultJob: SetDefaults_Job. The selector and the controller-uid labels
+// the job strategy generates from the uid are not set here.
+func defaultJob(obj map[string]any) {
+	spec := ensure(obj, "spec")
+	if spec == nil {
+		return
+	}
+	if spec["completions"] == nil && spec["parallelism"] == nil {
+		spec["completions"] = int64(1)
+		spec["parallelism"] = int64(1)
+	}
+	setPtr(spec, "parallelism", int64(1))
+	if spec["backoffLimit"] == nil {
+		if spec["backoffLimitPerIndex"] != nil {
+			spec["backoffLimit"] = int64(2147483647)
+		} else {
+			spec["backoffLimit"] = int64(6)
+		}
+	}
+	// The job's labels default to its template's.
+	if tl := child(child(child(spec, "template"), "metadata"), "labels"); tl != nil {
+		if meta := ensure(obj, "metadata"); meta != nil && len(child(meta, "labels")) == 0 {
+			if _, ok := meta["labels"].(map[string]any); ok || meta["labels"] == nil {
+				cp := make(map[string]any, len(tl))
+				for k, v := range tl {
+					cp[k] = v
+				}
+				meta["labels"] = cp
+			}
+		}
+	}
+	setPtr(spec, "completionMode", "NonIndexed")
+	setPtr(spec, "suspend", false)
+	if pfp := child(spec, "podFailurePolicy"); pfp != nil {
+		for _, rule := range items(pfp, "rules") {
+			for _, pat := range items(rule, "onPodConditions") {
+				setStr(pat, "status", "True")
+			}
+		}
+	}
+	if spec["podReplacementPolicy"] == nil {
+		if spec["podFailurePolicy"] != nil {
+			spec["podReplacementPolicy"] = "Failed"
+		} else {
+			spec["podReplacementPolicy"] = "TerminatingOrFailed"
+		}
+	}
+	setPtr(spec, "manualSelector", false)
+	defaultTemplate(spec)
+}
+
+// defaultCronJob: SetDefaults_CronJob; the job template's pod template gets
+// the PodSpec defaults (SetDefaults_Job does not run on a template).
+func defaultCronJob(obj map[string]any) {
+	spec := ensure(obj, "spec")
+	if spec == nil {
+		return
+	}
+	setStr(spec, "concurrencyPolicy", "Allow")
+	setPtr(spec, "suspend", false)
+	setPtr(spec, "successfulJobsHistoryLimit", int64(3))
+	setPtr(spec, "failedJobsHistoryLimit", int64(1))
+	if jt := child(child(spec, "jobTemplate"), "spec"); jt != nil {
+		defaultTemplate(jt)
+	}
+}

@@ -1,0 +1,54 @@
+// Command genschema writes core/builtin/schemas.json.
+//
+//	cd reference && go run ./cmd/genschema -out ../core/builtin/schemas.json
+//
+// It also writes zz_columndocs.go (printer column descriptions) beside it.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/kubesandbox/kubesandbox/reference/gen"
+)
+
+func main() {
+	out := flag.String("out", "../core/builtin/schemas.json", "schema document to write")
+	docs := flag.String("docs", "", "Go file of printer column descriptions to write (default: zz_columndocs.go beside -out)")
+	verbose := flag.Bool("v", false, "print disagreements between Go struct tags and the apply schema")
+	flag.Parse()
+	res, err := gen.Generate()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "genschema:", err)
+		os.Exit(1)
+	}
+	b, err := res.Doc.Marshal()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "genschema:", err)
+		os.Exit(1)
+	}
+	if *verbose {
+		for _, w := range res.Warnings {
+			fmt.Fprintln(os.Stderr, "warning:", w)
+		}
+	}
+	if err := os.WriteFile(*out, b, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "genschema:", err)
+		os.Exit(1)
+	}
+	if *docs == "" {
+		*docs = filepath.Join(filepath.Dir(*out), "zz_columndocs.go")
+	}
+	src, err := gen.ColumnDocsGo()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "genschema:", err)
+		os.Exit(1)
+	}
+	if err := os.WriteFile(*docs, src, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "genschema:", err)
+		os.Exit(1)
+	}
+	fmt.Fprintf(os.Stderr, "genschema: %d definitions, %d bytes, %d warnings -> %s\n", len(res.Doc.Definitions), len(b), len(res.Warnings), *out)
+}

@@ -1,0 +1,78 @@
+package gen
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestCommittedSchemasAreFresh fails when core/builtin/schemas.json differs
+// from a fresh generation. Fix: cd reference && go run ./cmd/genschema
+func TestCommittedSchemasAreFresh(t *testing.T) {
+	res, err := Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := res.Doc.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("../../core/builtin/schemas.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("core/builtin/schemas.json is stale (%d bytes, fresh generation %d bytes); run: cd reference && go run ./cmd/genschema -out ../core/builtin/schemas.json", len(got), len(want))
+	}
+	wantDocs, err := ColumnDocsGo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotDocs, err := os.ReadFile("../../core/builtin/zz_columndocs.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(gotDocs, wantDocs) {
+		t.Fatalf("core/builtin/zz_columndocs.go is stale; run: cd reference && go run ./cmd/genschema -out ../core/builtin/schemas.json")
+	}
+}
+
+// TestWarnings pins the known disagreements between the Go struct tags and
+// the published apply schema, so a new one is noticed.
+func TestWarnings(t *testing.T) {
+	res, err := Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"io.k8s.api.autoscaling.v1.Scale: not in the apply schema",
+		"io.k8s.api.autoscaling.v1.ScaleSpec: not in the apply schema",
+		"io.k8s.api.autoscaling.v1.ScaleStatus: not in the apply schema",
+		// +listType=atomic wins over patchMergeKey for apply.
+		`io.k8s.api.batch.v1.JobStatus.conditions: patchMergeKey "type", list type "atomic" keys []`,
+		`io.k8s.api.core.v1.PodStatus.hostIPs: patchMergeKey "ip", list type "atomic" keys []`,
+	}
+	if got := strings.Join(res.Warnings, "\n"); got != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
+	}
+}
+
+func TestDefName(t *testing.T) {
+	for _, tc := range []struct{ root, want string }{
+		{"Namespace", "io.k8s.api.core.v1.Namespace"},
+		{"CustomResourceDefinition", "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition"},
+	} {
+		t.Run(tc.root, func(t *testing.T) {
+			for _, r := range Roots() {
+				if r.Name() == tc.root {
+					if got := DefName(r); got != tc.want {
+						t.Errorf("DefName = %q, want %q", got, tc.want)
+					}
+					return
+				}
+			}
+			t.Fatalf("no root %s", tc.root)
+		})
+	}
+}

@@ -1,0 +1,37 @@
+package gen
+
+import (
+	"reflect"
+
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	// Keeps k8s.io/client-go in go.mod: its applyconfigurations/internal
+	// package holds the apply schema we read (see smd.go).
+	_ "k8s.io/client-go/applyconfigurations"
+)
+
+// Roots are the kinds whose schemas we ship; everything they reach is
+// generated too.
+func Roots() []reflect.Type {
+	return []reflect.Type{
+		reflect.TypeFor[corev1.Namespace](),
+		reflect.TypeFor[corev1.ConfigMap](),
+		reflect.TypeFor[corev1.Secret](),
+		reflect.TypeFor[corev1.Pod](),
+		reflect.TypeFor[corev1.Service](),
+		reflect.TypeFor[corev1.ServiceAccount](),
+		reflect.TypeFor[corev1.Event](),
+		reflect.TypeFor[appsv1.Deployment](),
+		reflect.TypeFor[appsv1.ReplicaSet](),
+		reflect.TypeFor[appsv1.StatefulSet](),
+		reflect.TypeFor[appsv1.DaemonSet](),
+		reflect.TypeFor[batchv1.Job](),
+		reflect.TypeFor[batchv1.CronJob](),
+		reflect.TypeFor[apiextensionsv1.CustomResourceDefinition](),
+		reflect.TypeFor[autoscalingv1.Scale](),
+	}
+}
