@@ -12,6 +12,9 @@ const nameColumnDescription = "Name must be unique within a namespace. Is requir
 // table renders an object or a list as a meta.k8s.io/v1 Table: a Name
 // column, then the resource's printer columns (or "Created At").
 func (q *request) table(v object) (object, error) {
+	if !q.res.CRD && len(q.res.PrinterColumns) > 0 {
+		return q.builtinTable(v)
+	}
 	cols := q.res.PrinterColumns
 	if len(cols) == 0 {
 		cols = []resource.PrinterColumn{{Name: "Created At", Type: "date", JSONPath: ".metadata.creationTimestamp",
@@ -25,6 +28,34 @@ func (q *request) table(v object) (object, error) {
 		}
 		defs = append(defs, map[string]any{"name": c.Name, "type": c.Type, "format": c.Format, "description": desc, "priority": c.Priority})
 	}
+	items, lm := tableItems(v)
+	rows := []any{}
+	now := q.s.now()
+	for _, it := range items {
+		cells := []any{metaStr(it, "name")}
+		for _, c := range cols {
+			val, ok := nested(it, jsonPathFields(c.JSONPath)...)
+			if !ok {
+				cells = append(cells, nil)
+				continue
+			}
+			if c.Type == "date" {
+				if s, ok := val.(string); ok {
+					if t, err := time.Parse(time.RFC3339, s); err == nil {
+						cells = append(cells, humanDuration(now.Sub(t)))
+						continue
+					}
+				}
+			}
+			cells = append(cells, val)
+		}
+		rows = append(rows, q.tableRow(cells, it))
+	}
+	return object{"apiVersion": "meta.k8s.io/v1", "kind": "Table", "metadata": lm, "columnDefinitions": defs, "rows": rows}, nil
+}
+
+// tableItems splits an object or a list into rows and the list metadata.
+func tableItems(v object) ([]object, map[string]any) {
 	var items []object
 	lm := map[string]any{}
 	if list, ok := v["items"].([]any); ok {
@@ -46,38 +77,20 @@ func (q *request) table(v object) (object, error) {
 		items = []object{v}
 		lm["resourceVersion"] = metaStr(v, "resourceVersion")
 	}
-	rows := []any{}
-	now := q.s.now()
-	for _, it := range items {
-		cells := []any{metaStr(it, "name")}
-		for _, c := range cols {
-			val, ok := nested(it, jsonPathFields(c.JSONPath)...)
-			if !ok {
-				cells = append(cells, nil)
-				continue
-			}
-			if c.Type == "date" {
-				if s, ok := val.(string); ok {
-					if t, err := time.Parse(time.RFC3339, s); err == nil {
-						cells = append(cells, humanDuration(now.Sub(t)))
-						continue
-					}
-				}
-			}
-			cells = append(cells, val)
-		}
-		row := map[string]any{"cells": cells}
-		switch q.out.includeObject {
-		case "None":
-			row["object"] = nil
-		case "Object":
-			row["object"] = it
-		default:
-			row["object"] = map[string]any{"apiVersion": "meta.k8s.io/v1", "kind": "PartialObjectMetadata", "metadata": meta(it)}
-		}
-		rows = append(rows, row)
+	return items, lm
+}
+
+func (q *request) tableRow(cells []any, it object) map[string]any {
+	row := map[string]any{"cells": cells}
+	switch q.out.includeObject {
+	case "None":
+		row["object"] = nil
+	case "Object":
+		row["object"] = it
+	default:
+		row["object"] = map[string]any{"apiVersion": "meta.k8s.io/v1", "kind": "PartialObjectMetadata", "metadata": meta(it)}
 	}
-	return object{"apiVersion": "meta.k8s.io/v1", "kind": "Table", "metadata": lm, "columnDefinitions": defs, "rows": rows}, nil
+	return row
 }
 
 // humanDuration formats an age as kubectl does: 45s, 12m, 3h, 2d, 1y.
@@ -115,3 +128,22 @@ func humanDuration(d time.Duration) string {
 	return fmt.Sprintf("%dy", int(d.Hours())/24/365)
 }
 
+// builtinTable renders a built-in with its real printer columns.
+func (q *request) builtinTable(v object) (object, error) {
+	cols := q.res.PrinterColumns
+	defs := make([]any, 0, len(cols))
+	for _, c := range cols {
+		defs = append(defs, map[string]any{"name": c.Name, "type": c.Type, "format": c.Format, "description": c.Description, "priority": c.Priority})
+	}
+	items, lm := tableItems(v)
+	rows := []any{}
+	now := q.s.now()
+	for _, it := range items {
+		cells := make([]any, 0, len(cols))
+		for _, c := range cols {
+			cells = append(cells, builtinCell(q.res, c, it, now))
+		}
+		rows = append(rows, q.tableRow(cells, it))
+	}
+	return object{"apiVersion": "meta.k8s.io/v1", "kind": "Table", "metadata": lm, "columnDefinitions": defs, "rows": rows}, nil
+}

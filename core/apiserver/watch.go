@@ -84,6 +84,12 @@ func (q *request) watch() error {
 	q.w.WriteHeader(http.StatusOK)
 	flusher, _ := q.w.(http.Flusher)
 	send := func(typ string, obj any) bool {
+		if m, ok := obj.(map[string]any); ok && q.out.table && typ != "ERROR" && typ != "BOOKMARK" {
+			// kubectl get -w asks for Table rows: each event carries a Table
+			if t, err := q.table(m); err == nil {
+				obj = t
+			}
+		}
 		b, err := jsonx.Marshal(map[string]any{"type": typ, "object": obj})
 		if err != nil {
 			return false
@@ -125,7 +131,16 @@ func (q *request) watch() error {
 			return nil
 		}
 	}
-	events := make(chan []store.Event)
+	// A batch carries the watcher's progress with it: a bookmark may only
+	// announce a revision whose events have all been sent (reading
+	// w.Progress() from this goroutine would race with Next and could run
+	// ahead of a batch not yet written).
+	type batch struct {
+		evs      []store.Event
+		progress store.Revision
+	}
+	progress := start
+	events := make(chan batch)
 	errs := make(chan error, 1)
 	go func() {
 		for {
@@ -135,7 +150,7 @@ func (q *request) watch() error {
 				return
 			}
 			select {
-			case events <- evs:
+			case events <- batch{evs, w.Progress()}:
 			case <-ctx.Done():
 				errs <- ctx.Err()
 				return
@@ -146,15 +161,16 @@ func (q *request) watch() error {
 	defer tick.Stop()
 	for {
 		select {
-		case evs := <-events:
-			for _, ev := range evs {
+		case b := <-events:
+			progress = b.progress
+			for _, ev := range b.evs {
 				typ, obj := q.watchEvent(ev, matches)
 				if typ != "" && !send(typ, obj) {
 					return nil
 				}
 			}
 		case <-tick.C:
-			if o.bookmarks && !bookmark(w.Progress(), false) {
+			if o.bookmarks && !bookmark(progress, false) {
 				return nil
 			}
 		case err := <-errs:
