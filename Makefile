@@ -3,7 +3,7 @@ ADDR ?= 127.0.0.1:8080
 GO ?= go
 BIN := bin
 
-.PHONY: all build serve test test-go conformance clean
+.PHONY: all build serve test test-go test-reference conformance clean
 
 all: build
 
@@ -15,11 +15,15 @@ serve: build
 	$(BIN)/kubesandbox -addr $(ADDR) -kubeconfig $(BIN)/kubeconfig.yaml
 
 ## test: every test (Go incl. the conformance replay, reference module, browser)
-test: test-go
+test: test-go test-reference test-browser
 
 test-go:
 	$(GO) vet ./...
 	$(GO) test ./...
+
+# the test-only module with the k8s.io reference libraries
+test-reference:
+	cd reference && $(GO) vet ./... && $(GO) test ./...
 
 ## conformance: replay ../shared/conformance and print the report
 conformance:

@@ -1,0 +1,45 @@
+# Browser runtime: the core compiled to WebAssembly, served to pages by a
+# service worker + SharedWorker (see wasm/, web/, tests/browser/).
+# Included from the top-level Makefile.
+#
+#   make wasm            bin/web/kubesandbox.wasm (+ .br, .gz)
+#   make web-dist        bin/web/: wasm + sandbox.js, sw.js, worker.js, wasm_exec.js
+#   make run ADDR=…      serve playground/ at / and bin/web/ at /web/
+#   make test-browser    Playwright tests in Debian's headless Chromium (node --test)
+#   make bench-browser   size / start-up / latency table
+
+GO ?= go
+BIN ?= bin
+ADDR ?= 127.0.0.1:8080
+WEB_DIST := $(BIN)/web
+WASM := $(WEB_DIST)/kubesandbox.wasm
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: wasm web-dist static-server run test-browser bench-browser browser-deps
+
+wasm:
+	@mkdir -p $(WEB_DIST)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(WASM) ./wasm
+	node web/tools/compress.mjs $(WASM)
+
+web-dist: wasm
+	cp web/sandbox.js web/sw.js web/worker.js $(WEB_DIST)/
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB_DIST)/wasm_exec.js
+
+static-server:
+	$(GO) build -o $(BIN)/static ./wasm/cmd/static
+
+run: web-dist static-server
+	@$(BIN)/static -addr $(ADDR) -root playground -mount /web/=$(WEB_DIST)
+
+# Tooling for the browser tests: playwright-core (pinned in package-lock.json)
+# and Debian's chromium (never a downloaded browser build).
+browser-deps:
+	@test -d node_modules/playwright-core || npm ci --no-audit --no-fund
+	@test -x $(CHROMIUM) || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+test-browser: web-dist static-server browser-deps
+	CHROMIUM=$(CHROMIUM) node --test --test-concurrency=1 tests/browser/
+
+bench-browser: web-dist static-server browser-deps
+	CHROMIUM=$(CHROMIUM) node tests/browser/bench.mjs

@@ -1,0 +1,72 @@
+// Shared helpers for the browser tests and the benchmark: start the static
+// server on a free loopback port, launch Debian's headless Chromium with a
+// fresh profile (service workers need a normal, persistent context).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const bin = join(repo, process.env.BIN || 'bin');
+
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+/** startStatic runs bin/static on 127.0.0.1:0 and resolves {url, requests(), stop()}. */
+export async function startStatic() {
+  const exe = join(bin, 'static');
+  if (!existsSync(join(bin, 'web', 'kubesandbox.wasm'))) {
+    throw new Error(`${bin}/web is missing: run make web-dist static-server (or make test-browser)`);
+  }
+  const child = spawn(exe, [
+    '-addr', '127.0.0.1:0', '-debug', '-root', join(repo, 'playground'),
+    '-mount', `/web/=${join(bin, 'web')}`,
+    '-mount', `/fixtures/=${join(repo, 'tests', 'browser', 'fixtures')}`,
+  ], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('static server did not start: ' + out)), 10000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /serving on (http:\/\/\S+)/.exec(out);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    child.on('exit', (code) => reject(new Error(`static server exited (${code}): ${out}`)));
+  });
+  return {
+    url,
+    /** requests lists the request URIs the static server has seen. */
+    async requests() { return (await fetch(url + '/__static/requests')).json(); },
+    stop() { child.kill('SIGTERM'); },
+  };
+}
+
+/** launch starts Chromium with a fresh user-data dir; close() removes it. */
+export async function launch() {
+  const dir = mkdtempSync(join(tmpdir(), 'kubesandbox-chromium-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** openSandbox opens the playground and waits until the sandbox is ready. */
+export async function openSandbox(context, url) {
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error('[page error]', e.message));
+  await page.goto(url + '/');
+  await page.evaluate(() => window.sandbox.ready);
+  return page;
+}
