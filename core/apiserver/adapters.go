@@ -57,6 +57,10 @@ func (s *Server) fieldManagerFor(res *resource.Resource) fieldManager {
 		GroupVersion: res.GroupVersion(), Kind: res.Kind, Schema: res.Schema,
 		EmptyListResets: !res.CRD,
 	}
+	if !res.CRD {
+		kind := res.Kind
+		opts.Zero = func() map[string]any { return builtin.ZeroObject(kind) }
+	}
 	if res.Status {
 		opts.ResetFields = map[string][][]string{"": {{"status"}}, "status": {{"spec"}}}
 	}

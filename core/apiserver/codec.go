@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
+	"github.com/kubesandbox/kubesandbox/core/protobuf"
+	"github.com/kubesandbox/kubesandbox/core/resource"
 )
 
 const (
@@ -96,17 +99,46 @@ func contentType(r *http.Request) string {
 }
 
 // decodeObject turns a create/update body into an object. kind is the
-// expected kind, for the error message.
-func decodeObject(r *http.Request, body []byte, kind string, crd bool) (object, error) {
-	ct := contentType(r)
-	switch ct {
+// expected kind, for the error message. Errors read as the real decoder's
+// passed through transformDecodeError:
+//
+//	YAML that does not parse  the object provided is unrecognized (must be of type ConfigMap): yaml: ... (<summary>)
+//	JSON without apiVersion/kind strings
+//	                          the object provided is unrecognized (must be of type ConfigMap): couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { ... } (5b5d)
+func decodeObject(r *http.Request, body []byte, res *resource.Resource) (object, error) {
+	kind, crd := res.Kind, res.CRD
+	unrecognized := func(err error) error {
+		return apierr.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %v (%s)", kind, err, summarize(body)))
+	}
+	data := body
+	switch ct := contentType(r); ct {
 	case "", mediaJSON:
 	case mediaYAML:
 		j, err := yaml.YAMLToJSON(body)
 		if err != nil {
-			return nil, apierr.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)", kind, err, summarize(body)))
+			return nil, unrecognized(err)
 		}
-		body = j
+		data = j
+	case mediaProtobuf:
+		if crd || res.Schema == nil {
+			return nil, apierr.UnsupportedMediaType(ct, []string{mediaJSON, mediaYAML})
+		}
+		u, err := protobuf.DecodeEnvelope(body)
+		if err != nil {
+			return nil, unrecognized(err)
+		}
+		obj, err := u.Decode(res.Schema)
+		if err != nil { // the real transformDecodeError wording once the envelope gave a GVK
+			k, v := u.Kind, u.APIVersion[strings.LastIndexByte(u.APIVersion, '/')+1:]
+			if k == "" {
+				k = kind
+			}
+			if v == "" {
+				v = res.Version
+			}
+			return nil, apierr.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", k, v, kind, err))
+		}
+		return obj, nil
 	default:
 		types := []string{mediaJSON, mediaYAML}
 		if !crd {
@@ -114,24 +146,40 @@ func decodeObject(r *http.Request, body []byte, kind string, crd bool) (object, 
 		}
 		return nil, apierr.UnsupportedMediaType(ct, types)
 	}
-	var probe any
-	if err := json.Unmarshal(body, &probe); err != nil {
-		return nil, apierr.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)", kind, err, summarize(body)))
+	// apimachinery's SimpleMetaFactory.Interpret: the same anonymous struct,
+	// so that encoding/json's message names the same type.
+	findKind := struct {
+		APIVersion string `json:"apiVersion,omitempty"`
+		Kind       string `json:"kind,omitempty"`
+	}{}
+	if err := json.Unmarshal(data, &findKind); err != nil {
+		return nil, unrecognized(fmt.Errorf("couldn't get version/kind; json parse error: %v", err))
 	}
-	obj, err := jsonx.DecodeObject(body)
+	obj, err := jsonx.DecodeObject(data)
 	if err != nil {
-		return nil, apierr.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)", kind, err, summarize(body)))
+		return nil, unrecognized(fmt.Errorf("couldn't get version/kind; json parse error: %v", err))
 	}
 	return obj, nil
 }
 
-// summarize shortens a body for error messages as the real server does.
+// summarize shortens a body for error messages as the real server's
+// summarizeData does: JSON objects as text, anything else in hex.
 func summarize(b []byte) string {
 	const max = 30
-	if len(b) <= max {
+	switch {
+	case len(b) == 0:
+		return "<empty>"
+	case b[0] == '{':
+		if len(b) > max {
+			return string(b[:max]) + " ..."
+		}
 		return string(b)
+	default:
+		if len(b) > max {
+			return hex.EncodeToString(b[:max]) + " ..."
+		}
+		return hex.EncodeToString(b)
 	}
-	return string(b[:max]) + " ..."
 }
 
 // writeJSON writes v with status code in the negotiated form.

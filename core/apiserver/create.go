@@ -24,7 +24,7 @@ func (q *request) create() error {
 	if err != nil {
 		return err
 	}
-	obj, err := decodeObject(q.r, body, q.res.Kind, q.res.CRD)
+	obj, err := decodeObject(q.r, body, q.res)
 	if err != nil {
 		return err
 	}

@@ -6,8 +6,10 @@ import (
 	"strconv"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/builtin"
 	"github.com/kubesandbox/kubesandbox/core/field"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
+	"github.com/kubesandbox/kubesandbox/core/protobuf"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 )
 
@@ -26,7 +28,12 @@ func (q *request) deleteOptions() (deleteOptions, error) {
 		return o, err
 	}
 	if len(body) > 0 {
-		m, err := jsonx.DecodeObject(body)
+		var m map[string]any
+		if contentType(q.r) == mediaProtobuf {
+			m, err = protobuf.DecodeToJSONObject(body, builtin.Definition("io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"))
+		} else {
+			m, err = jsonx.DecodeObject(body)
+		}
 		if err != nil {
 			return o, apierr.BadRequestf("the object provided is unrecognized (must be of type DeleteOptions): %v (%s)", err, summarize(body))
 		}

@@ -27,6 +27,8 @@ var builtinCells = map[string]cellFunc{
 	"ServiceAccount/Secrets": func(o object, _ time.Time) any { return int64(lenOf(o["secrets"])) },
 	"Deployment/Ready":       readyOf("readyReplicas", "replicas"),
 	"StatefulSet/Ready":      readyOf("readyReplicas", "replicas"),
+	"Deployment/Up-to-date":  statusInt("updatedReplicas"),
+	"Deployment/Available":   statusInt("availableReplicas"),
 	"Pod/Ready":              podReady,
 	"Pod/Status":             podStatus,
 	"Pod/Restarts":           podRestarts,

@@ -27,7 +27,7 @@ func (q *request) update() error {
 	if err != nil {
 		return err
 	}
-	obj, err := decodeObject(q.r, body, q.res.Kind, q.res.CRD)
+	obj, err := decodeObject(q.r, body, q.res)
 	if err != nil {
 		return err
 	}
@@ -104,6 +104,11 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun, 
 		if res.Hooks.Default != nil {
 			res.Hooks.Default(obj)
 		}
+		if str(m, "resourceVersion") == "" && !res.CRD {
+			// built-ins allow unconditional updates: the registry fills in
+			// the stored resourceVersion before validating
+			m["resourceVersion"] = metaStr(old, "resourceVersion")
+		}
 		if !deleting {
 			if err := validate(res, obj, old); err != nil {
 				return store.NoOp(), err
@@ -114,7 +119,10 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun, 
 			out = old
 			return store.NoOp(), nil
 		}
-		if str(m, "deletionTimestamp") != "" && len(stringSlice(m["finalizers"])) == 0 {
+		// a namespace is also held by spec.finalizers (the registry's
+		// ShouldDeleteNamespaceDuringUpdate)
+		nsHeld := res.Kind == "Namespace" && !res.CRD && len(stringSlice(nestedOr(obj, "spec", "finalizers"))) > 0
+		if str(m, "deletionTimestamp") != "" && len(stringSlice(m["finalizers"])) == 0 && !nsHeld {
 			out, deleted = obj, true
 			if dryRun {
 				return store.NoOp(), nil

@@ -60,6 +60,12 @@ type Schema struct {
 	PatchStrategy string `json:"x-kubernetes-patch-strategy,omitempty"` // merge, replace, retainKeys, "merge,retainKeys"
 	PatchMergeKey string `json:"x-kubernetes-patch-merge-key,omitempty"`
 
+	// Proto describes the protobuf message of a generated built-in
+	// definition: its fields' numbers, wire kinds and JSON presence, in
+	// the compact form documented in reference/gen/proto.go, e.g.
+	// "metadata=1oz,spec=2oz,status=3oz". Read by core/protobuf.
+	Proto string `json:"x-kubesandbox-proto,omitempty"`
+
 	// AdditionalPropertiesBool keeps the boolean form of additionalProperties
 	// ("additionalProperties": true or false). It is nil when the keyword is
 	// absent or given as a schema (then AdditionalProperties is set).

@@ -88,6 +88,14 @@ type Options struct {
 	EmptyListResets bool
 	// MaxUpdateManagers defaults to DefaultMaxUpdateManagers.
 	MaxUpdateManagers int
+	// Zero returns a fresh typed zero object of the kind, the "live"
+	// object a create is compared with, as the real server compares with
+	// the typed zero value: for built-in kinds builtin.ZeroObject(kind),
+	// e.g. {"metadata":{},"spec":{"containers":null},"status":{}} for a
+	// Pod, so that creating a Pod does not own "f:spec": {".": {}}.
+	// Optional; nil means just apiVersion and kind (as for custom
+	// resources, whose zero is an empty Unstructured).
+	Zero func() map[string]any
 }
 
 // Manager maintains managedFields of one resource version.
@@ -218,7 +226,15 @@ func rawEntries(entries []Entry) []any {
 }
 
 func (m *Manager) newObject() map[string]any {
-	return map[string]any{"apiVersion": m.opts.GroupVersion, "kind": m.opts.Kind}
+	var obj map[string]any
+	if m.opts.Zero != nil {
+		obj = m.opts.Zero()
+	}
+	if obj == nil {
+		obj = map[string]any{}
+	}
+	obj["apiVersion"], obj["kind"] = m.opts.GroupVersion, m.opts.Kind
+	return obj
 }
 
 // decodeLiveOrNew picks the managedFields to start from: the request's

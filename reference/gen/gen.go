@@ -140,6 +140,7 @@ func (g *generator) named(t reflect.Type) *schema.Schema {
 		}
 		g.fields(def, name, t)
 		g.checkFields(def, name)
+		def.Proto = g.protoOf(name, t)
 	}
 	return &schema.Schema{Ref: name}
 }

@@ -36,6 +36,17 @@ func TestCommittedSchemasAreFresh(t *testing.T) {
 	if !bytes.Equal(gotDocs, wantDocs) {
 		t.Fatalf("core/builtin/zz_columndocs.go is stale; run: cd reference && go run ./cmd/genschema -out ../core/builtin/schemas.json")
 	}
+	wantZero, err := ZeroGo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotZero, err := os.ReadFile("../../core/builtin/zz_zero.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(gotZero, wantZero) {
+		t.Fatalf("core/builtin/zz_zero.go is stale; run: cd reference && go run ./cmd/genschema -out ../core/builtin/schemas.json")
+	}
 }
 
 // TestWarnings pins the known disagreements between the Go struct tags and

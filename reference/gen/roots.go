@@ -8,6 +8,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	// Keeps k8s.io/client-go in go.mod: its applyconfigurations/internal
 	// package holds the apply schema we read (see smd.go).
@@ -33,5 +34,7 @@ func Roots() []reflect.Type {
 		reflect.TypeFor[batchv1.CronJob](),
 		reflect.TypeFor[apiextensionsv1.CustomResourceDefinition](),
 		reflect.TypeFor[autoscalingv1.Scale](),
+		// The body of a DELETE (protobuf-encoded by typed clients).
+		reflect.TypeFor[metav1.DeleteOptions](),
 	}
 }

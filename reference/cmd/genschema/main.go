@@ -2,7 +2,8 @@
 //
 //	cd reference && go run ./cmd/genschema -out ../core/builtin/schemas.json
 //
-// It also writes zz_columndocs.go (printer column descriptions) beside it.
+// It also writes zz_columndocs.go (printer column descriptions) and
+// zz_zero.go (the typed zero objects of the root kinds) beside it.
 package main
 
 import (
@@ -47,6 +48,15 @@ func main() {
 		os.Exit(1)
 	}
 	if err := os.WriteFile(*docs, src, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "genschema:", err)
+		os.Exit(1)
+	}
+	zero, err := gen.ZeroGo()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "genschema:", err)
+		os.Exit(1)
+	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(*out), "zz_zero.go"), zero, 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "genschema:", err)
 		os.Exit(1)
 	}
