@@ -15,7 +15,7 @@ import (
 
 // minPass is the number of compared steps that must pass; the lead raises
 // it as the server grows so that regressions fail the suite.
-const minPass = 319
+const minPass = 323
 
 // waitCap bounds every wait of a transcript: the emulator establishes CRDs
 // and watch caches at once, so a longer wait only means a missing feature.
