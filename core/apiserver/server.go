@@ -8,6 +8,7 @@
 package apiserver
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/controllers"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 	"github.com/kubesandbox/kubesandbox/core/store"
 )
@@ -24,11 +26,16 @@ type Options struct {
 	// HistoryEvents and HistoryAge bound the watch/list history window.
 	HistoryEvents int
 	HistoryAge    time.Duration
-	// MaxWatchSeconds caps a watch's lifetime (default 30 minutes, like
-	// kube-apiserver's --min-request-timeout based randomised limit).
-	MaxWatchSeconds int
+	// MinWatchSeconds and MaxWatchSeconds bound a watch's randomised
+	// lifetime. Defaults: 1800–3600 s, as kube-apiserver's
+	// --min-request-timeout gives; the browser runtime uses 240–270 s.
+	MinWatchSeconds, MaxWatchSeconds int
 	// Now is the clock (tests).
 	Now func() time.Time
+	// Controllers runs the in-process controllers: garbage collector,
+	// workloads (Deployment → ReplicaSet → Pods), kubelet-less pods. Off
+	// for pure API demos and for conformance replay.
+	Controllers bool
 }
 
 // Server is the Kubernetes API as an http.Handler.
@@ -37,6 +44,8 @@ type Server struct {
 	store *store.Store
 	reg   *registry
 	now   func() time.Time
+
+	stopControllers context.CancelFunc
 
 	fmMu          sync.Mutex
 	fieldManagers map[*resource.Resource]fieldManager
@@ -49,7 +58,10 @@ func New(opts Options) *Server {
 		opts.Now = time.Now
 	}
 	if opts.MaxWatchSeconds <= 0 {
-		opts.MaxWatchSeconds = 1800
+		opts.MaxWatchSeconds = 3600
+	}
+	if opts.MinWatchSeconds <= 0 || opts.MinWatchSeconds > opts.MaxWatchSeconds {
+		opts.MinWatchSeconds = opts.MaxWatchSeconds / 2
 	}
 	s := &Server{
 		opts:          opts,
@@ -69,7 +81,20 @@ func New(opts Options) *Server {
 	for _, ns := range []string{"default", "kube-system", "kube-public", "kube-node-lease"} {
 		s.bootstrapNamespace(ns)
 	}
+	s.store.OnCommit(s.watchNamespaceContent)
+	if opts.Controllers {
+		ctx, cancel := context.WithCancel(context.Background())
+		s.stopControllers = cancel
+		controllers.Start(ctx, s, s.store, controllers.Options{Now: opts.Now})
+	}
 	return s
+}
+
+// Close stops the controllers, if any.
+func (s *Server) Close() {
+	if s.stopControllers != nil {
+		s.stopControllers()
+	}
 }
 
 // Store exposes the storage (for persistence and tests).

@@ -166,6 +166,15 @@ func prepareUpdate(res *resource.Resource, obj, old object, sub string) {
 			delete(obj, "status")
 		}
 		nm := meta(obj)
+		if !res.CRD {
+			// built-in status strategies reset spec and labels (and owner
+			// references) but let annotations through
+			if a, ok := m["annotations"]; ok {
+				nm["annotations"] = a
+			} else {
+				delete(nm, "annotations")
+			}
+		}
 		if mf, ok := m["managedFields"]; ok {
 			nm["managedFields"] = mf
 		} else {

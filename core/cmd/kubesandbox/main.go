@@ -19,6 +19,7 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:6443", "address to listen on")
 	kubeconfig := flag.String("kubeconfig", "kubeconfig.yaml", "where to write a kubeconfig for this server (empty: don't)")
+	ctrl := flag.Bool("controllers", true, "run the in-process controllers (garbage collector, Deployments, ReplicaSets, Jobs, kubelet-less Pods)")
 	flag.Parse()
 
 	ln, err := net.Listen("tcp", *addr)
@@ -26,7 +27,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	srv := &http.Server{Handler: apiserver.New(apiserver.Options{})}
+	srv := &http.Server{Handler: apiserver.New(apiserver.Options{Controllers: *ctrl})}
 	go srv.Serve(ln)
 
 	url := "http://" + ln.Addr().String()
