@@ -17,6 +17,7 @@ import (
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/controllers"
+	"github.com/kubesandbox/kubesandbox/core/openapi"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 	"github.com/kubesandbox/kubesandbox/core/store"
 )
@@ -46,6 +47,7 @@ type Server struct {
 	now   func() time.Time
 
 	stopControllers context.CancelFunc
+	openapi         openapi.Cache
 
 	fmMu          sync.Mutex
 	fieldManagers map[*resource.Resource]fieldManager
@@ -115,11 +117,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveHealth(w, r)
 		return
 	case path == "/api" || path == "/api/":
-		s.serveAPIVersions(w, r)
+		if !s.serveAggregatedDiscovery(w, r, true) {
+			s.serveAPIVersions(w, r)
+		}
 		return
 	case path == "/apis" || path == "/apis/":
-		s.serveAPIGroupList(w, r)
+		if !s.serveAggregatedDiscovery(w, r, false) {
+			s.serveAPIGroupList(w, r)
+		}
 		return
+	case strings.HasPrefix(path, "/openapi/"):
+		if s.serveOpenAPI(w, r) {
+			return
+		}
 	}
 	ri, ok := parsePath(r.Method, path, r.URL.Query().Get)
 	if !ok {

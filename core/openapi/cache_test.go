@@ -1,0 +1,100 @@
+package openapi
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/kubesandbox/kubesandbox/core/builtin"
+	"github.com/kubesandbox/kubesandbox/core/resource"
+)
+
+func TestCache(t *testing.T) {
+	var c Cache
+	rs := builtin.Resources()
+	d1 := c.For(rs)
+	t.Run("same pointers reuse the documents", func(t *testing.T) {
+		if c.For(append([]*resource.Resource(nil), rs...)) != d1 {
+			t.Fatal("rebuilt")
+		}
+	})
+	t.Run("documents are memoised", func(t *testing.T) {
+		a, _ := d1.V3GroupVersion("api/v1")
+		b, _ := d1.V3GroupVersion("api/v1")
+		if &a[0] != &b[0] || &d1.V2()[0] != &d1.V2()[0] || &d1.V3Root()[0] != &d1.V3Root()[0] {
+			t.Fatal("not memoised")
+		}
+		if _, ok := d1.V3GroupVersion("apis/nope/v1"); ok {
+			t.Fatal("served an unknown group")
+		}
+	})
+	t.Run("a new resource set rebuilds", func(t *testing.T) {
+		d2 := c.For(append(rs, widget(t)))
+		if d2 == d1 {
+			t.Fatal("reused")
+		}
+		if _, ok := d2.V3GroupVersion("apis/stable.example.com/v1"); !ok {
+			t.Fatal("no CRD document")
+		}
+		if _, ok := d1.V3GroupVersion("apis/stable.example.com/v1"); ok {
+			t.Fatal("old documents changed")
+		}
+	})
+	t.Run("documents equal the uncached ones", func(t *testing.T) {
+		d := c.For(rs)
+		gv, _ := V3GroupVersion(rs, "apis/apps/v1")
+		cached, _ := d.V3GroupVersion("apis/apps/v1")
+		if string(d.V3Root()) != string(V3Root(rs)) || string(cached) != string(gv) ||
+			string(d.AggregatedDiscovery(true)) != string(AggregatedDiscovery(rs, true)) {
+			t.Fatal("cached documents differ")
+		}
+	})
+}
+
+func TestCacheConcurrent(t *testing.T) {
+	var c Cache
+	rs := builtin.Resources()
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			d := c.For(rs)
+			switch i % 4 {
+			case 0:
+				d.V3Root()
+			case 1:
+				d.V3GroupVersion("apis/apps/v1")
+			case 2:
+				d.V2()
+			default:
+				d.AggregatedDiscovery(i%2 == 0)
+			}
+		}(i)
+	}
+	wg.Wait()
+}
+
+func BenchmarkV3GroupVersions(b *testing.B) {
+	rs := builtin.Resources()
+	V2(rs) // load the built-in definitions
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		V3Root(rs) // builds every group/version document once
+	}
+}
+
+func BenchmarkV2(b *testing.B) {
+	rs := builtin.Resources()
+	V2(rs)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		V2(rs)
+	}
+}
+
+func BenchmarkAggregatedDiscovery(b *testing.B) {
+	rs := builtin.Resources()
+	for i := 0; i < b.N; i++ {
+		AggregatedDiscovery(rs, false)
+	}
+}
