@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -141,12 +142,12 @@ func (q *request) listOptions() (listOptions, error) {
 		return o, apierr.Invalid(apierr.GK{Group: "meta.k8s.io", Kind: "ListOptions"}, "", errs)
 	}
 	if o.contRaw != "" {
-		if o.rv != "" && o.rv != "0" {
-			return o, apierr.BadRequest("specifying resource version is not allowed when using continue")
-		}
 		tok, err := decodeContinue(o.contRaw)
 		if err != nil {
-			return o, apierr.BadRequestf("continue key is not valid: %v", err)
+			return o, apierr.BadRequestf("invalid continue token: %v", err)
+		}
+		if o.rv != "" && o.rv != "0" {
+			return o, apierr.BadRequest("specifying resource version is not allowed when using continue")
 		}
 		o.cont = tok
 	}
@@ -201,30 +202,42 @@ func (o listOptions) matcher(res *resource.Resource) func(object) bool {
 
 // continueToken is the real server's token: base64 of
 // {"v":"meta.k8s.io/v1","rv":N,"start":"<key after the prefix>\u0000"}.
+// rv -1 (handed out by the real server when a snapshot was compacted) means
+// "continue at the latest revision".
 type continueToken struct {
 	V     string `json:"v"`
 	RV    int64  `json:"rv"`
 	Start string `json:"start"`
 }
 
+// decodeContinue is apiserver's storage.DecodeContinue, with its error
+// texts; the start key must be path.Clean (no "..", ".", "//").
 func decodeContinue(s string) (*continueToken, error) {
-	b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "="))
+	b, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("continue key is not valid: %v", err)
 	}
 	var t continueToken
 	if err := json.Unmarshal(b, &t); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("continue key is not valid: %v", err)
 	}
 	if t.V != "meta.k8s.io/v1" {
-		return nil, fmt.Errorf("continue key is not valid: server does not recognize this encoded key")
+		return nil, fmt.Errorf("continue key is not valid: server does not recognize this encoded version %v", t.V)
 	}
-	if t.RV <= 0 {
+	if t.RV == 0 {
 		return nil, fmt.Errorf("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)")
 	}
-	if strings.Contains(t.Start, "/..") || strings.HasPrefix(t.Start, "..") || strings.HasPrefix(t.Start, "/") {
-		return nil, fmt.Errorf("continue key is not valid: illegal start key")
+	if t.Start == "" {
+		return nil, fmt.Errorf("continue key is not valid: encoded start key empty (version meta.k8s.io/v1)")
 	}
+	key := t.Start
+	if !strings.HasPrefix(key, "/") {
+		key = "/" + key
+	}
+	if path.Clean(key) != key {
+		return nil, fmt.Errorf("continue key is not valid: %v", t.Start)
+	}
+	t.Start = key[1:]
 	return &t, nil
 }
 
@@ -243,9 +256,11 @@ func (q *request) list() error {
 	from := ""
 	switch {
 	case o.cont != nil:
-		rev = store.Revision(o.cont.RV)
+		if o.cont.RV > 0 { // < 0: latest
+			rev = store.Revision(o.cont.RV)
+		}
 		from = prefix + o.cont.Start
-	case o.rvMatch == "Exact":
+	case o.rvMatch == "Exact", o.rvMatch == "" && o.limit > 0 && o.rv != "" && o.rv != "0": // the second: legacy exact
 		n, _ := parseRV(o.rv)
 		rev = store.Revision(n)
 	default:
@@ -266,7 +281,7 @@ func (q *request) list() error {
 		if o.cont != nil {
 			return apierr.Expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.")
 		}
-		return apierr.Expired(fmt.Sprintf("too old resource version: %d (%d)", rev, q.s.store.CompactedRev()))
+		return apierr.Expired("The resourceVersion for the provided list is too old.") // etcd3 storage serves exact lists
 	}
 	if err == store.ErrFutureRevision {
 		e := apierr.Timeout(fmt.Sprintf("Timeout: Too large resource version: %d, current: %d", rev, q.s.store.Rev()), 1)

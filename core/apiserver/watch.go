@@ -43,8 +43,8 @@ func (q *request) watch() error {
 	match := o.matcher(q.res)
 	matches := func(obj object) bool { return match == nil || match(obj) }
 
-	timeout := time.Duration(q.s.opts.MaxWatchSeconds) * time.Second
-	timeout = timeout/2 + time.Duration(rand.Int63n(int64(timeout/2)+1)) // randomised like the real server
+	lo, hi := time.Duration(q.s.opts.MinWatchSeconds)*time.Second, time.Duration(q.s.opts.MaxWatchSeconds)*time.Second
+	timeout := lo + time.Duration(rand.Int63n(int64(hi-lo)+1)) // randomised like the real server
 	if o.timeout > 0 && time.Duration(o.timeout)*time.Second < timeout {
 		timeout = time.Duration(o.timeout) * time.Second
 	}

@@ -1,0 +1,27 @@
+# Go benchmarks of the storage and list/watch path (core/store,
+# core/apiserver): 10,000 ConfigMaps of ~1 KiB; create rate, full and paged
+# lists against a json.Marshal baseline, watch fan-out to 100 watchers,
+# retained heap per object. Included from the top-level Makefile.
+#
+#   make bench    run them (-benchmem), print a table; raw output in bin/bench.txt
+#
+# About a minute on 2 cores. Results and how to read them: docs/bench.md.
+
+GO ?= go
+BIN ?= bin
+BENCH_OUT := $(BIN)/bench.txt
+BENCH_FLAGS ?= -run '^$$' -benchmem -timeout 10m
+
+.PHONY: bench
+
+bench:
+	@mkdir -p $(BIN)
+	@echo "machine: $$(nproc) cores, $$($(GO) version | cut -d' ' -f3-), $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')" | tee $(BENCH_OUT)
+	$(GO) test $(BENCH_FLAGS) -bench . ./core/store >> $(BENCH_OUT)
+	$(GO) test $(BENCH_FLAGS) -bench '^BenchmarkCreate$$' -benchtime 10000x ./core/apiserver >> $(BENCH_OUT)
+	$(GO) test $(BENCH_FLAGS) -bench 'List' -benchtime 3x ./core/apiserver >> $(BENCH_OUT)
+	$(GO) test $(BENCH_FLAGS) -bench 'Fanout' ./core/apiserver >> $(BENCH_OUT)
+	@awk '/^pkg:/ { pkg = $$2; sub(/.*\/core\//, "core/", pkg) } \
+	     /^Benchmark/ { name = $$1; sub(/-[0-9]+$$/, "", name); sub(/^Benchmark/, "", name); \
+	       line = sprintf("%-16s %-30s %10s", pkg, name, $$2); \
+	       for (i = 3; i < NF; i += 2) line = line sprintf("  %12s %s", $$i, $$(i+1)); print line }' $(BENCH_OUT)
