@@ -106,7 +106,11 @@ func (m *Manager) skipNonAppliedApply(live, applied map[string]any, managed Mana
 	if len(managed.Fields) == 0 {
 		// Attribute what already exists to "before-first-apply", so that
 		// the first applier conflicts with it instead of silently owning.
-		empty := map[string]any{"apiVersion": applied["apiVersion"], "kind": applied["kind"]}
+		// Like the real objectCreater.New, start from the typed zero
+		// object: an apply that creates (live is that zero too) then
+		// attributes nothing.
+		empty := m.newObject()
+		empty["apiVersion"], empty["kind"] = applied["apiVersion"], applied["kind"]
 		var err error
 		managed, err = m.capUpdate(empty, live, managed, beforeFirstApply, sub, now)
 		if err != nil {

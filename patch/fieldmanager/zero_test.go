@@ -53,3 +53,32 @@ func TestZeroObject(t *testing.T) {
 		})
 	}
 }
+
+// TestZeroObjectApplyCreate: an apply that creates diffs the typed zero
+// object against itself for "before-first-apply" (the real
+// skipNonAppliedManager asks objectCreater.New for the empty object), so
+// only the applier gets an entry; found by reference/differential.
+func TestZeroObjectApplyCreate(t *testing.T) {
+	str := &schema.Schema{Type: "string"}
+	s := &schema.Schema{Type: "object", Properties: map[string]*schema.Schema{
+		"apiVersion": str, "kind": str,
+		"metadata": {Type: "object", Properties: map[string]*schema.Schema{"name": str}},
+		"spec": {Type: "object", Properties: map[string]*schema.Schema{
+			"containers": {Type: "array", Items: &schema.Schema{Type: "string"}},
+			"group":      str,
+		}},
+		"status": {Type: "object", Properties: map[string]*schema.Schema{"phase": str}},
+	}}
+	zero := func() map[string]any {
+		return map[string]any{"metadata": map[string]any{}, "spec": map[string]any{"containers": nil}, "status": map[string]any{}}
+	}
+	m, err := New(Options{GroupVersion: testGV, Kind: "Thing", Schema: s, Zero: zero})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := m.Apply(nil, obj(t, `{"apiVersion":"example.com/v1","kind":"Thing","metadata":{"name":"a"},"spec":{"group":"g"}}`), "alice", "", false, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustEqual(t, entries(o), []string{`alice/Apply={"f:spec":{"f:group":{}}}`})
+}
