@@ -291,6 +291,10 @@ func (q *request) list() error {
 	if err != nil {
 		return err
 	}
+	lm := pageMeta(q, kvs, readRev, remaining, match == nil, prefix)
+	if q.canWriteRawList() {
+		return q.writeRawList(kvs, lm)
+	}
 	items := make([]any, 0, len(kvs))
 	for _, kv := range kvs {
 		obj, err := q.decodeStored(kv)
@@ -299,16 +303,21 @@ func (q *request) list() error {
 		}
 		items = append(items, obj)
 	}
+	return q.respondList(items, lm)
+}
+
+// pageMeta is the ListMeta of a (page of a) list.
+func pageMeta(q *request, kvs []store.KV, readRev store.Revision, remaining int, unfiltered bool, prefix string) map[string]any {
 	lm := map[string]any{"resourceVersion": strconv.FormatInt(int64(readRev), 10)}
 	if remaining > 0 && len(kvs) > 0 {
 		lm["continue"] = encodeContinue(readRev, strings.TrimPrefix(kvs[len(kvs)-1].Key, prefix)+"\x00")
-		if match == nil {
+		if unfiltered {
 			lm["remainingItemCount"] = int64(remaining)
 		}
 	} else if q.res.CRD {
 		lm["continue"] = ""
 	}
-	return q.respondList(items, lm)
+	return lm
 }
 
 // respondList writes a list. Built-in lists, like typed lists, carry no
