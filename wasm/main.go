@@ -13,7 +13,19 @@
 //	    cancels request id's context (the page cancelled its stream); writes
 //	    fail from then on and no further sink calls are made for it.
 //
-// and calls kubesandboxReady() once both are installed. The bridge is
+//	kubesandboxControl(op, arg, done)
+//	    whole-sandbox operations for the worker (never reachable by URL):
+//	      "export"   done(null, yamlText)   every user object as a YAML List
+//	      "import"   done(error|null)       arg: YAML/JSON text, applied
+//	      "shutdown" done(null), then the program exits (for a reset: the
+//	                 worker clears IndexedDB and starts a fresh instance)
+//
+// and calls kubesandboxReady() once they are installed, or
+// kubesandboxReady(message) when the saved state cannot be restored (the
+// program then exits; a reset recovers).
+//
+// State is durable when the worker offers self.kubesandboxDB (IndexedDB,
+// see idb.go): every write is committed there before it is acknowledged. The bridge is
 // written directly on syscall/js rather than github.com/syumai/workers: its
 // public API only offers the Cloudflare-shaped Serve (needs a global
 // `context.binding` and a `workers.ready` import, returns a JS Response that
@@ -31,6 +43,7 @@ import (
 	"syscall/js"
 
 	"github.com/kubesandbox/kubesandbox/core/apiserver"
+	"github.com/kubesandbox/kubesandbox/core/persist"
 	"github.com/kubesandbox/kubesandbox/wasm/bridge"
 )
 
@@ -42,8 +55,26 @@ var (
 	cancels = map[int]context.CancelFunc{}
 )
 
+// options: browsers cap event lifetimes, so watches end after a
+// randomised 4–4.5 minutes and sandbox.watch resumes them; the in-process
+// in-process controllers stay off here (pure API; see README).
+var options = apiserver.Options{MinWatchSeconds: 240, MaxWatchSeconds: 270, Controllers: false}
+
 func main() {
-	handler := apiserver.New(apiserver.Options{})
+	var handler *apiserver.Server
+	var log *persist.Log
+	if db := newIDB(); db != nil {
+		log = persist.New(db, persistOptions())
+		srv, err := apiserver.NewDurable(options, log)
+		if err != nil {
+			ready(err.Error())
+			return
+		}
+		handler = srv
+	} else {
+		handler = apiserver.New(options)
+	}
+	quit := make(chan struct{})
 	serve := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if err := startRequest(handler, args); err != nil {
 			return err.Error()
@@ -61,14 +92,87 @@ func main() {
 		}
 		return js.Undefined()
 	})
+	control := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) != 3 || args[0].Type() != js.TypeString || args[2].Type() != js.TypeFunction {
+			return "kubesandboxControl(op, arg, done): bad arguments"
+		}
+		op, arg, done := args[0].String(), str(args[1]), args[2]
+		go runControl(handler, log, op, arg, done, quit)
+		return js.Null()
+	})
 	defer serve.Release()
 	defer cancel.Release()
+	defer control.Release()
 	js.Global().Set("kubesandboxServe", serve)
 	js.Global().Set("kubesandboxCancel", cancel)
-	if ready := js.Global().Get("kubesandboxReady"); ready.Type() == js.TypeFunction {
-		ready.Invoke()
+	js.Global().Set("kubesandboxControl", control)
+	ready("")
+	<-quit // serve until the worker shuts this instance down
+}
+
+// persistOptions reads self.kubesandboxOptions {snapshotEvery, keepEvents}
+// (0: the defaults).
+func persistOptions() persist.Options {
+	o := js.Global().Get("kubesandboxOptions")
+	num := func(k string) int {
+		if o.Type() != js.TypeObject {
+			return 0
+		}
+		if v := o.Get(k); v.Type() == js.TypeNumber && v.Float() >= 0 && v.Float() < 1e9 {
+			return v.Int()
+		}
+		return 0
 	}
-	select {} // serve until the worker goes away
+	return persist.Options{SnapshotEvery: num("snapshotEvery"), KeepEvents: num("keepEvents")}
+}
+
+func ready(failure string) {
+	if f := js.Global().Get("kubesandboxReady"); f.Type() == js.TypeFunction {
+		if failure == "" {
+			f.Invoke()
+		} else {
+			f.Invoke(failure)
+		}
+	}
+}
+
+var shutdownOnce sync.Once
+
+// runControl runs one kubesandboxControl operation on its own goroutine
+// (export and import wait for storage) and reports through done.
+func runControl(h *apiserver.Server, log *persist.Log, op, arg string, done js.Value, quit chan struct{}) {
+	var result any = js.Null()
+	var err error
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("kubesandbox %s: %v", op, p)
+			}
+		}()
+		switch op {
+		case "export":
+			var y []byte
+			if y, err = h.Export(); err == nil {
+				result = string(y)
+			}
+		case "import":
+			err = h.Import([]byte(arg))
+		case "shutdown":
+			if log != nil {
+				log.Close() // waits for a commit in progress; later writes fail
+			}
+		default:
+			err = fmt.Errorf("kubesandboxControl: unknown operation %q", op)
+		}
+	}()
+	if err != nil {
+		done.Invoke(err.Error(), js.Null())
+	} else {
+		done.Invoke(js.Null(), result)
+	}
+	if op == "shutdown" {
+		shutdownOnce.Do(func() { close(quit) })
+	}
 }
 
 // startRequest decodes the arguments and serves on a new goroutine: a

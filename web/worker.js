@@ -8,7 +8,12 @@
 // Messages on a page's connection port (the one `new SharedWorker` gives):
 //   page → worker  {t:'hello'}          → {t:'state', state, error, instance, startMillis}
 //   page → worker  {t:'connect'} + [port]           attach a request port (for the service worker)
-//   page → worker  {t:'stats'}          → {t:'stats', memoryBytes, served, live}
+//   page → worker  {t:'stats'}          → {t:'stats', memoryBytes, served, live, db}
+//   page → worker  {t:'control', id, op, arg} → {t:'control', id, error, result}
+//       op 'export' (result: YAML text), 'import' (arg: YAML text), 'reset'
+//       (drop the saved state, restart the core fresh), 'fault' (arg: a
+//       DOMException name such as 'QuotaExceededError' that every IndexedDB
+//       write then fails with, after aborting its transaction; null clears it)
 //   worker → page  {t:'progress', phase, loaded, total} / {t:'state', …}
 // Messages on a request port (one per service worker instance, or the page):
 //   → {t:'req', id, method, url, headers:[[k,v]…], body: ArrayBuffer|null}
@@ -20,6 +25,16 @@
 importScripts('wasm_exec.js');
 
 const WASM_URL = new URL('kubesandbox.wasm', self.location.href).href;
+const PARAMS = new URL(self.location.href).searchParams;
+// IndexedDB transaction durability: 'strict' waits for the disk flush,
+// 'relaxed' for the OS write (survives a crash of the browser, not of the
+// machine). worker.js?durability=relaxed|strict|memory ('memory': no IndexedDB).
+const DURABILITY = PARAMS.get('durability') || 'strict';
+// Compaction (tests): worker.js?snapshotEvery=N&keepEvents=M (persist.Options).
+self.kubesandboxOptions = {
+  snapshotEvery: Number(PARAMS.get('snapshotEvery')) || 0,
+  keepEvents: Number(PARAMS.get('keepEvents')) || 0,
+};
 
 const INSTANCE = Math.random().toString(36).slice(2); // tells tabs they share one core
 let state = 'loading'; // loading → ready | failed
@@ -31,6 +46,10 @@ const pages = new Set(); // connection ports, for progress and state
 const queued = []; // requests that arrived before Go was ready
 let nextGoId = 1;
 let wasmMemory = null; // the Go instance's linear memory, for stats
+let wasmModule = null; // compiled once; a reset instantiates it again
+let goExited = Promise.resolve(); // resolves when the current Go instance ends
+let stopping = false; // the current instance is being shut down on purpose
+let resetting = null; // the reset in progress (a promise)
 
 function broadcast(msg) {
   for (const p of pages) p.postMessage(msg);
@@ -73,15 +92,35 @@ function withProgress(resp) {
 async function start() {
   const t0 = performance.now();
   progress('download', 0, 0);
-  const go = new self.Go();
-  const ready = new Promise((resolve) => { self.kubesandboxReady = resolve; });
   const resp = await fetch(WASM_URL);
   if (!resp.ok) throw new Error(`fetching ${WASM_URL}: HTTP ${resp.status}`);
-  const { instance } = await WebAssembly.instantiateStreaming(withProgress(resp), go.importObject);
+  const go = new self.Go();
+  const { module, instance } = await WebAssembly.instantiateStreaming(withProgress(resp), go.importObject);
+  wasmModule = module;
   compileMillis = performance.now() - t0;
+  await run(go, instance, t0);
+}
+
+// boot starts a fresh Go instance from the compiled module (after a reset).
+async function boot() {
+  const t0 = performance.now();
+  const go = new self.Go();
+  const instance = await WebAssembly.instantiate(wasmModule, go.importObject);
+  await run(go, instance, t0);
+}
+
+// run starts Go and waits until it is serving; Go restores the saved
+// state (through self.kubesandboxDB) before it says it is ready.
+async function run(go, instance, t0) {
   wasmMemory = instance.exports.mem;
   progress('start', 1, 1);
-  go.run(instance).then(() => setState('failed', 'the Go program exited'));
+  const ready = new Promise((resolve, reject) => {
+    self.kubesandboxReady = (failure) => (failure ? reject(new Error(failure)) : resolve());
+  });
+  stopping = false;
+  goExited = go.run(instance).then(() => {
+    if (!stopping && state === 'ready') setState('failed', 'the Go program exited');
+  });
   await ready;
   startMillis = performance.now() - t0;
   setState('ready');
@@ -153,13 +192,188 @@ self.onconnect = (e) => {
     } else if (m.t === 'stats') {
       let live = 0;
       for (const p of requestPorts) live += p.__ksLive ? p.__ksLive.size : 0;
-      page.postMessage({ t: 'stats', memoryBytes: wasmMemory ? wasmMemory.buffer.byteLength : 0, served: nextGoId - 1, live });
+      page.postMessage({ t: 'stats', memoryBytes: wasmMemory ? wasmMemory.buffer.byteLength : 0, served: nextGoId - 1, live, db: { ...dbStats } });
+    } else if (m.t === 'control') {
+      control(m.op, m.arg).then(
+        (result) => page.postMessage({ t: 'control', id: m.id, error: null, result: result === undefined ? null : result }),
+        (err) => page.postMessage({ t: 'control', id: m.id, error: String(err && err.message || err), result: null }));
     } else if (m.t === 'connect' && ev.ports[0]) {
       attachRequestPort(ev.ports[0]);
+    } else if (m.t === 'ping') {
+      page.postMessage({ t: 'pong' });
     } else if (m.t === 'bye') {
       pages.delete(page);
     }
   };
 };
+
+// ---- whole-sandbox operations ----
+
+// goControl calls kubesandboxControl(op, arg, done) and resolves with done's result.
+function goControl(op, arg, force) {
+  return new Promise((resolve, reject) => {
+    if (state !== 'ready' && !force) { reject(new Error('kubesandbox core is not running' + (failure ? ': ' + failure : ''))); return; }
+    let err;
+    try {
+      err = self.kubesandboxControl(op, arg == null ? '' : String(arg), (e, r) => (e ? reject(new Error(e)) : resolve(r)));
+    } catch (e) { err = String(e); }
+    if (err) reject(new Error(err));
+  });
+}
+
+async function control(op, arg) {
+  if (resetting && op !== 'fault') await resetting;
+  if (state === 'loading' && op !== 'reset' && op !== 'fault') await whenSettled();
+  switch (op) {
+    case 'export': return goControl('export');
+    case 'import': return goControl('import', arg);
+    case 'reset': return reset();
+    case 'fault': dbFault = arg || null; return null;
+    default: throw new Error(`unknown operation ${op}`);
+  }
+}
+
+function whenSettled() {
+  return new Promise((resolve) => {
+    const check = () => (state === 'loading' ? setTimeout(check, 20) : resolve());
+    check();
+  });
+}
+
+// reset drops the saved state and restarts the core with a fresh store.
+// Requests in flight end with an error; new ones wait for the fresh core.
+function reset() {
+  if (resetting) return resetting;
+  resetting = (async () => {
+    if (state === 'loading') await whenSettled();
+    const wasReady = state === 'ready';
+    stopping = true;
+    state = 'loading';
+    broadcast(stateMessage());
+    endAll('kubesandbox was reset');
+    if (wasReady) await goControl('shutdown', null, true).catch(() => {});
+    await goExited;
+    if (self.kubesandboxDB) await self.kubesandboxDB.clear();
+    try {
+      await (wasmModule ? boot() : start());
+    } catch (e) {
+      setState('failed', e);
+      throw e;
+    }
+    return null;
+  })().finally(() => { resetting = null; });
+  return resetting;
+}
+
+// endAll ends every request in flight with an error (their Go instance is going away).
+function endAll(message) {
+  for (const port of requestPorts) {
+    const live = port.__ksLive;
+    if (!live) continue;
+    for (const [id, goId] of live) {
+      live.delete(id);
+      try { self.kubesandboxCancel(goId); } catch (e) { /* Go has exited */ }
+      port.postMessage({ t: 'end', id, error: message });
+    }
+  }
+}
+
+// ---- IndexedDB: the snapshot + event log behind the Go store (wasm/idb.go) ----
+
+const DB_NAME = 'kubesandbox';
+let dbOpen = null;
+let dbFault = null; // a DOMException name every write fails with (tests)
+const dbStats = { writes: 0, records: 0, snapshots: 0, millis: 0, failed: 0, loadMillis: 0, loadedRecords: 0 };
+
+function openDB() {
+  if (!dbOpen) {
+    dbOpen = new Promise((resolve, reject) => {
+      const req = indexedDB.open(DB_NAME, 1);
+      req.onupgradeneeded = () => {
+        req.result.createObjectStore('log'); // revision → record (Uint8Array)
+        req.result.createObjectStore('meta'); // 'snapshot' → {rev, data: Uint8Array}
+      };
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => { dbOpen = null; reject(req.error); };
+      req.onblocked = () => { dbOpen = null; reject(new Error('IndexedDB is blocked by another connection')); };
+    });
+  }
+  return dbOpen;
+}
+
+function txDone(tx) {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onabort = () => reject(tx.error || new DOMException('the IndexedDB transaction was aborted', 'AbortError'));
+  });
+}
+
+// The first load starts with the worker (opening IndexedDB takes ~0.5 s),
+// overlapping the wasm download and compile; Go's first load() takes it.
+let preloaded = null;
+
+const kubesandboxDB = {
+  load() {
+    const p = preloaded || this.read();
+    preloaded = null;
+    return p;
+  },
+  async read() {
+    const t0 = performance.now();
+    const db = await openDB();
+    const tx = db.transaction(['log', 'meta'], 'readonly');
+    const out = { snapshot: null, revs: [], records: [] };
+    tx.objectStore('meta').get('snapshot').onsuccess = (e) => { out.snapshot = e.target.result ? e.target.result.data : null; };
+    tx.objectStore('log').getAllKeys().onsuccess = (e) => { out.revs = e.target.result; };
+    tx.objectStore('log').getAll().onsuccess = (e) => { out.records = e.target.result; };
+    await txDone(tx);
+    dbStats.loadMillis = performance.now() - t0;
+    dbStats.loadedRecords = out.revs.length;
+    return out;
+  },
+  // write stores one group of records (and maybe a snapshot) atomically.
+  async write(revs, records, snapshot, snapRev) {
+    const t0 = performance.now();
+    const db = await openDB();
+    const tx = db.transaction(['log', 'meta'], 'readwrite', { durability: DURABILITY === 'relaxed' ? 'relaxed' : 'strict' });
+    const done = txDone(tx);
+    const log = tx.objectStore('log');
+    for (let i = 0; i < revs.length; i++) log.put(records[i], revs[i]);
+    if (snapshot) {
+      tx.objectStore('meta').put({ rev: snapRev, data: snapshot }, 'snapshot');
+      log.delete(IDBKeyRange.upperBound(snapRev));
+    }
+    if (dbFault) {
+      const name = dbFault;
+      tx.abort(); // nothing of the group is stored
+      await done.catch(() => {});
+      dbStats.failed++;
+      throw new DOMException(`simulated: the storage quota for this origin is used up (${name})`, name);
+    }
+    try {
+      await done;
+    } catch (e) {
+      dbStats.failed++;
+      throw e;
+    }
+    dbStats.writes++;
+    dbStats.records += revs.length;
+    if (snapshot) dbStats.snapshots++;
+    dbStats.millis += performance.now() - t0;
+  },
+  async clear() {
+    const db = await openDB();
+    const tx = db.transaction(['log', 'meta'], 'readwrite');
+    const done = txDone(tx);
+    tx.objectStore('log').clear();
+    tx.objectStore('meta').clear();
+    await done;
+  },
+};
+if (DURABILITY !== 'memory' && self.indexedDB) {
+  self.kubesandboxDB = kubesandboxDB;
+  preloaded = kubesandboxDB.read();
+  preloaded.catch(() => {}); // reported when Go asks for it
+}
 
 start().catch((e) => setState('failed', e));

@@ -33,6 +33,9 @@ type Options struct {
 	MinWatchSeconds, MaxWatchSeconds int
 	// Now is the clock (tests).
 	Now func() time.Time
+	// Persister restores the saved state at start and makes every write
+	// durable before it is acknowledged (nil: memory only).
+	Persister store.Durable
 	// Controllers runs the in-process controllers: garbage collector,
 	// workloads (Deployment → ReplicaSet → Pods), kubelet-less pods. Off
 	// for pure API demos and for conformance replay.
@@ -47,6 +50,7 @@ type Server struct {
 	now   func() time.Time
 
 	stopControllers context.CancelFunc
+	openErr         error
 	openapi         openapi.Cache
 
 	fmMu          sync.Mutex
@@ -80,8 +84,17 @@ func New(opts Options) *Server {
 		}
 		s.reg.add(res, "")
 	}
-	for _, ns := range []string{"default", "kube-system", "kube-public", "kube-node-lease"} {
-		s.bootstrapNamespace(ns)
+	restored := false
+	if opts.Persister != nil {
+		// on error the store is untouched and memory-only; NewDurable reports it
+		restored, s.openErr = s.store.Open(opts.Persister)
+	}
+	if restored {
+		s.restoreRegistry()
+	} else {
+		for _, ns := range defaultNamespaces {
+			s.bootstrapNamespace(ns)
+		}
 	}
 	s.store.OnCommit(s.watchNamespaceContent)
 	if opts.Controllers {

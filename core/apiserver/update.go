@@ -78,6 +78,7 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun, 
 	key := storageKey(res, ns, name)
 	var oldForCRD object
 	_, _, err = s.store.Update(key, func(cur *store.KV, next store.Revision) (store.Op, error) {
+		out, deleted = nil, false // the store may run this again after a failed group commit
 		if cur == nil {
 			return store.NoOp(), apierr.NotFound(gr, name)
 		}

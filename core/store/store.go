@@ -92,6 +92,7 @@ type Store struct {
 	notify   chan struct{}
 	persist  Persister
 	onCommit []func(Event)
+	pipe     pipeline // group commit: writes staged above rev (persist.go)
 }
 
 type logEntry struct {

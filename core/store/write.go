@@ -1,6 +1,8 @@
 package store
 
 import (
+	"errors"
+	"fmt"
 	"sort"
 )
 
@@ -26,11 +28,13 @@ type UpdateFunc func(cur *KV, next Revision) (Op, error)
 
 // Persister makes writes durable. Commit is called under the write lock
 // with every event before it becomes visible; an error aborts the write.
+// A Persister that also implements GroupPersister is used in groups
+// instead (persist.go), outside the lock.
 type Persister interface {
 	Commit(ev Event) error
 }
 
-// SetPersister installs p (nil to remove).
+// SetPersister installs p (nil to remove). Install it before writes start.
 func (s *Store) SetPersister(p Persister) {
 	s.mu.Lock()
 	s.persist = p
@@ -48,43 +52,81 @@ func (s *Store) OnCommit(f func(Event)) {
 // Update runs fn on key atomically and applies its decision. It returns
 // the resulting KV (for a delete: the deleted value at the delete's
 // revision) and whether anything was written.
+//
+// With a GroupPersister, Update returns only once the write is durable
+// and visible; fn sees the writes staged before it (not yet durable), and
+// runs again if those are rolled back because their commit failed.
 func (s *Store) Update(key string, fn UpdateFunc) (KV, bool, error) {
+	for {
+		kv, ok, err, again := s.update(key, fn)
+		if !again {
+			return kv, ok, err
+		}
+	}
+}
+
+// update is one attempt of Update; again reports that the state fn saw was
+// rolled back, so fn must run again.
+func (s *Store) update(key string, fn UpdateFunc) (kv KV, written bool, err error, again bool) {
 	s.mu.Lock()
+	head := s.headRev()
 	var cur *KV
-	if v, ok := at(s.hist[key], s.rev); ok {
+	if v, ok := at(s.hist[key], head); ok {
 		cur = &KV{Key: key, Value: v.value, CreateRev: v.create, ModRev: v.rev}
 	}
-	next := s.rev + 1
+	next := head + 1
 	op, err := fn(cur, next)
-	if err != nil {
-		s.mu.Unlock()
-		return KV{}, false, err
-	}
 	var ev Event
-	switch op.kind {
-	case 0:
-		s.mu.Unlock()
-		if cur == nil {
-			return KV{}, false, nil
+	switch {
+	case err != nil:
+	case op.kind == 0:
+		if cur != nil {
+			kv = *cur
 		}
-		return *cur, false, nil
-	case 1:
+	case op.kind == 1:
 		create := next
 		if cur != nil {
 			create = cur.CreateRev
 		}
 		ev = Event{Type: Put, KV: KV{Key: key, Value: op.value, CreateRev: create, ModRev: next}, Prev: cur}
-	case 2:
-		if cur == nil {
-			s.mu.Unlock()
-			return KV{}, false, ErrNotFound
-		}
+	case cur == nil:
+		err = ErrNotFound
+	default:
 		ev = Event{Type: Delete, KV: KV{Key: key, Value: cur.Value, CreateRev: cur.CreateRev, ModRev: next}, Prev: cur}
+	}
+	if err != nil || op.kind == 0 || ev.KV.ModRev == 0 {
+		// Nothing to write. The decision may rest on staged writes: answer
+		// once they are durable, or decide again if they are rolled back.
+		g := s.pipe.newest()
+		s.mu.Unlock()
+		if err != nil {
+			kv = KV{}
+		}
+		if g != nil {
+			<-g.done
+			if g.err != nil || g.retry {
+				return KV{}, false, nil, true
+			}
+		}
+		return kv, false, err, false
+	}
+	if gp, ok := s.persist.(GroupPersister); ok {
+		g := s.stage(ev, gp)
+		s.mu.Unlock()
+		<-g.done
+		if g.retry {
+			return KV{}, false, nil, true
+		}
+		if g.err != nil {
+			return KV{}, false, g.err, false
+		}
+		s.runHooks(ev)
+		return ev.KV, true, nil, false
 	}
 	if s.persist != nil {
 		if err := s.persist.Commit(ev); err != nil {
 			s.mu.Unlock()
-			return KV{}, false, err
+			return KV{}, false, err, false
 		}
 	}
 	s.apply(ev)
@@ -93,11 +135,28 @@ func (s *Store) Update(key string, fn UpdateFunc) (KV, bool, error) {
 	for _, h := range hooks {
 		h(ev)
 	}
-	return ev.KV, true, nil
+	return ev.KV, true, nil, false
+}
+
+func (s *Store) runHooks(ev Event) {
+	s.mu.RLock()
+	hooks := s.onCommit
+	s.mu.RUnlock()
+	for _, h := range hooks {
+		h(ev)
+	}
 }
 
 // apply makes ev visible. Caller holds the write lock.
 func (s *Store) apply(ev Event) {
+	s.addVersion(ev)
+	s.publish(ev)
+	s.wake()
+}
+
+// addVersion records ev in the key's history (visible to reads only once
+// s.rev reaches it). Caller holds the write lock.
+func (s *Store) addVersion(ev Event) {
 	k := ev.KV.Key
 	vs, known := s.hist[k]
 	if !known {
@@ -111,9 +170,18 @@ func (s *Store) apply(ev Event) {
 		v = version{rev: ev.KV.ModRev, deleted: true}
 	}
 	s.hist[k] = append(vs, v)
+}
+
+// publish moves the visible revision to ev's and logs it for watchers.
+// Caller holds the write lock and calls wake afterwards.
+func (s *Store) publish(ev Event) {
 	s.rev = ev.KV.ModRev
 	s.log = append(s.log, logEntry{ev: ev, at: s.opts.Now()})
 	s.trim()
+}
+
+// wake tells waiting watchers that the visible revision moved.
+func (s *Store) wake() {
 	close(s.notify)
 	s.notify = make(chan struct{})
 }
@@ -139,7 +207,11 @@ func (s *Store) trim() {
 	for _, e := range s.log[:drop] {
 		s.compactKey(e.ev.KV.Key, newCompact)
 	}
-	s.log = append(s.log[:0:0], s.log[drop:]...)
+	// Reslice instead of copying the window on every write (that made each
+	// write O(window)); append reallocates, copying only live entries, when
+	// the capacity runs out. Clearing lets the dropped values be collected.
+	clear(s.log[:drop])
+	s.log = s.log[drop:]
 	s.compact = newCompact
 }
 
@@ -171,21 +243,53 @@ func (s *Store) removeKey(k string) {
 }
 
 // Restore loads state written by a Persister: the KVs of a snapshot at
-// rev and the events after it. Only for an empty store.
-func (s *Store) Restore(snapshot []KV, snapRev Revision, events []Event) {
+// snapRev and the events after it (events ≤ snapRev are skipped; the rest
+// must follow snapRev without a gap). Only for an empty store. Each
+// restored event's Prev is rebuilt from the state before it.
+func (s *Store) Restore(snapshot []KV, snapRev Revision, events []Event) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.rev != 1 || len(s.keys) != 0 || s.pipe.newest() != nil {
+		return errors.New("store: Restore needs an empty store")
+	}
+	if snapRev < 1 {
+		return fmt.Errorf("store: snapshot revision %d is before the store's birth (1)", snapRev)
+	}
+	want := snapRev + 1
+	for _, ev := range events {
+		switch {
+		case ev.KV.ModRev <= snapRev:
+		case ev.KV.ModRev != want:
+			return fmt.Errorf("store: restored events jump from revision %d to %d", want-1, ev.KV.ModRev)
+		default:
+			want++
+		}
+	}
+	seen := make(map[string]bool, len(snapshot))
 	for _, kv := range snapshot {
+		if seen[kv.Key] || kv.ModRev > snapRev || kv.CreateRev > kv.ModRev {
+			s.hist, s.keys = map[string][]version{}, nil
+			return fmt.Errorf("store: snapshot at %d holds key %q twice or at a later revision", snapRev, kv.Key)
+		}
+		seen[kv.Key] = true
 		s.hist[kv.Key] = []version{{rev: kv.ModRev, create: kv.CreateRev, value: kv.Value}}
 		s.keys = append(s.keys, kv.Key)
 	}
 	sort.Strings(s.keys)
 	s.rev, s.compact = snapRev, snapRev
 	for _, ev := range events {
-		if ev.KV.ModRev > s.rev {
-			s.apply(ev)
+		if ev.KV.ModRev <= s.rev {
+			continue
 		}
+		ev.Prev = nil
+		if v, ok := at(s.hist[ev.KV.Key], s.rev); ok {
+			ev.Prev = &KV{Key: ev.KV.Key, Value: v.value, CreateRev: v.create, ModRev: v.rev}
+		}
+		s.addVersion(ev)
+		s.publish(ev)
 	}
+	s.wake()
+	return nil
 }
 
 // Snapshot returns every live KV at the current revision.
