@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
@@ -71,26 +72,27 @@ func (q *request) patch() error {
 		if err != nil {
 			return nil, err
 		}
-		var patched []byte
+		var res patch.Result
+		opts := patch.Options{FieldValidation: fv}
 		switch pt {
 		case patchJSON:
-			patched, err = patch.JSONPatch(cur, body)
+			res, err = patch.JSONPatchWith(cur, body, opts)
 		case patchMerge:
-			patched, err = patch.MergePatch(cur, body)
+			res, err = patch.MergePatchWith(cur, body, opts)
 		case patchStrategic:
-			patched, err = patch.StrategicMergePatch(cur, body, q.res.Schema)
+			res, err = patch.StrategicMergePatchWith(cur, body, q.res.Schema, opts)
 		}
 		if err != nil {
 			return nil, patch.ToAPIError(err, q.gk(), q.ri.name)
 		}
-		obj, err := jsonx.DecodeObject(patched)
+		obj, err := jsonx.DecodeObject(res.Object)
 		if err != nil {
 			return nil, apierr.BadRequest(err.Error())
 		}
 		if err := checkPatchedIdentity(q, obj, old); err != nil {
 			return nil, err
 		}
-		if err := q.checkFields(fv, nil, obj); err != nil {
+		if err := q.checkPatchedFields(fv, res, obj); err != nil {
 			return nil, err
 		}
 		prepareUpdate(q.res, obj, old, sub)
@@ -166,4 +168,34 @@ func (q *request) apply(body []byte, force, dry bool, fv string) error {
 		return err
 	}
 	return q.respond(http.StatusOK, out)
+}
+
+// checkPatchedFields applies defaulting and pruning to a patched object
+// and reports, per fieldValidation, the patch body's own strict-decoding
+// problems followed by the patched object's unknown fields: warnings, or
+// under Strict the handler's 422 "patch: Invalid value: ...".
+func (q *request) checkPatchedFields(fv string, res patch.Result, obj object) error {
+	q.warn = nil // the mutate function may run again
+	unknown, err := schemaDefaultAndPrune(q.res, obj)
+	if err != nil {
+		return err
+	}
+	if fv == "Ignore" {
+		return nil
+	}
+	problems := append([]string(nil), res.StrictErrors...)
+	for _, p := range unknown {
+		problems = append(problems, fmt.Sprintf("unknown field %q", p))
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	if fv == "Strict" {
+		value := res.PatchValue
+		if value == "" {
+			value = string(res.Object) // JSON and merge patches: the patched object
+		}
+		return (&patch.StrictError{PatchValue: value, Errors: problems}).APIError()
+	}
+	return q.reportFieldProblems(fv, problems)
 }
