@@ -1,0 +1,44 @@
+// boot starts (or joins) the page's one sandbox: the playground and every
+// <kube-example> on a docs page share it. Progress goes to every listener.
+//
+//   const ks = boot(); ks.ready.then(…); onProgress(({phase, loaded, total}) => …)
+
+const listeners = new Set();
+let last = null;
+let sandbox = null;
+
+export function onProgress(fn) {
+  listeners.add(fn);
+  if (last) fn(last);
+  return () => listeners.delete(fn);
+}
+
+/** boot returns the sandbox (window.sandbox), creating it on first use. */
+export function boot() {
+  if (sandbox) return sandbox;
+  if (window.sandbox && window.sandbox.ready) { sandbox = window.sandbox; return sandbox; }
+  const base = new URL('../web/', import.meta.url).href;
+  let inner = null;
+  const first = import(base + 'sandbox.js').then(({ createSandbox }) => {
+    inner = createSandbox({
+      onProgress: (p) => { last = p; for (const l of listeners) l(p); },
+    });
+    const props = Object.getOwnPropertyDescriptors(inner);
+    delete props.ready;
+    Object.defineProperties(sandbox, props); // keeps getters (worker) live
+    return inner.ready;
+  });
+  // ready follows the sandbox's own (a reset replaces it).
+  sandbox = { get ready() { return inner ? inner.ready : first; } };
+  window.sandbox = sandbox;
+  return sandbox;
+}
+
+/** progressText describes a progress report for people: "downloading 3.1 of 9.5 MB". */
+export function progressText({ phase, loaded, total }) {
+  const mb = (n) => (n / 1e6).toFixed(1);
+  if (phase === 'download') return total ? `downloading the API server: ${mb(loaded)} of ${mb(total)} MB` : `downloading the API server: ${mb(loaded)} MB`;
+  if (phase === 'start') return 'starting the API server…';
+  if (phase === 'ready') return 'ready';
+  return phase + '…';
+}

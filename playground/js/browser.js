@@ -1,0 +1,98 @@
+// The resource browser: namespaces → kinds → objects; an object as YAML,
+// its managedFields picture, and a diff between any two resourceVersions
+// this page has seen (from responses and watch events).
+import { h } from './dom.js';
+import { send, history, keyOf, onRemember } from './api.js';
+import { resources, namespaces, collectionPath } from './discovery.js';
+import { yamlBlock, ownershipView, diffView } from './view.js';
+
+export function createBrowser(root, { onOpen, onWatch, onFields } = {}) {
+  const nsList = h('ul.nav-list', { 'aria-label': 'namespaces' });
+  const kindList = h('ul.nav-list', { 'aria-label': 'kinds' });
+  const objList = h('ul.nav-list', { 'aria-label': 'objects' });
+  const detail = h('div.detail', h('p.muted', 'Pick a namespace, a kind and an object.'));
+  const refresh = h('button.small#b-refresh', { type: 'button', onclick: () => load() }, 'Refresh');
+  root.append(h('div.toolbar', refresh, h('span.muted', 'Versions seen by this page are kept for the diff view.')),
+    h('div.browser-grid',
+      h('nav.col', h('h3', 'Namespace'), nsList),
+      h('nav.col', h('h3', 'Kind'), kindList),
+      h('nav.col', h('h3', 'Object'), objList),
+      detail));
+  let ns = 'default';
+  let kind = null;
+  let current = null; // {path, obj}
+
+  const item = (list, label, selected, onclick, extra) => {
+    const b = h('button.nav-item', { type: 'button', 'aria-current': selected ? 'true' : null, onclick }, label, extra ? h('span.muted.small', ' ' + extra) : null);
+    list.append(h('li', b));
+    return b;
+  };
+
+  async function load() {
+    const [nss, rs] = await Promise.all([namespaces(), resources(true)]);
+    nsList.replaceChildren();
+    item(nsList, '(cluster-scoped)', ns === '', () => { ns = ''; kind = null; load(); });
+    for (const n of nss) item(nsList, n, n === ns, () => { ns = n; load(); });
+    kindList.replaceChildren();
+    const kinds = rs.filter((r) => r.namespaced === (ns !== '') && r.verbs.includes('list'));
+    if (kind && !kinds.some((r) => r.resource === kind.resource && r.group === kind.group)) kind = null;
+    for (const r of kinds) item(kindList, r.kind, kind && r.resource === kind.resource && r.group === kind.group, () => { kind = r; load(); }, r.group || 'core');
+    objList.replaceChildren();
+    if (!kind) return;
+    const path = collectionPath(kind, ns);
+    const res = await send({ method: 'GET', path });
+    const items = (res.body && res.body.items) || [];
+    if (!items.length) objList.append(h('li.muted', 'none'));
+    for (const it of items) {
+      item(objList, it.metadata.name, current && current.path === `${path}/${it.metadata.name}`, () => show(`${path}/${encodeURIComponent(it.metadata.name)}`), it.metadata.deletionTimestamp ? 'terminating' : null);
+    }
+    if (onWatch) objList.append(h('li', h('button.small', { type: 'button', onclick: () => onWatch(path, { allowWatchBookmarks: 'true' }) }, 'Watch this collection')));
+  }
+
+  /** show opens one object by path. */
+  async function show(path, tab = 'yaml') {
+    const res = await send({ method: 'GET', path });
+    if (res.status !== 200) { detail.replaceChildren(h('p.error', `GET ${path}: ${res.status} ${(res.body && res.body.message) || ''}`)); return; }
+    current = { path, obj: res.body };
+    render(tab);
+    for (const b of objList.querySelectorAll('.nav-item')) b.setAttribute('aria-current', String(path.endsWith('/' + encodeURIComponent(b.firstChild.textContent))));
+  }
+
+  function render(tab) {
+    const { path, obj } = current;
+    const tabs = ['yaml', 'managedFields', 'diff'];
+    const body = h('div.detail-body');
+    const bar = h('div.toolbar', { role: 'tablist', 'aria-label': 'object views' }, tabs.map((t) => h('button.seg', { type: 'button', role: 'tab', 'aria-selected': String(t === tab), onclick: () => render(t) }, t === 'yaml' ? 'YAML' : t === 'diff' ? 'Diff' : 'managedFields')),
+      onOpen ? h('button.small', { type: 'button', onclick: () => onOpen({ method: 'GET', path }) }, 'Open in console') : null,
+      onFields ? h('button.small', { type: 'button', onclick: () => onFields(path) }, 'Fields picture') : null);
+    detail.replaceChildren(h('h3', `${obj.kind} ${obj.metadata.namespace ? obj.metadata.namespace + '/' : ''}${obj.metadata.name}`, h('span.muted.small', ` rv ${obj.metadata.resourceVersion}`)), bar, body);
+    if (tab === 'yaml') body.append(yamlBlock(obj));
+    else if (tab === 'managedFields') body.append(ownershipView(obj));
+    else body.append(diffPicker(obj));
+  }
+
+  function diffPicker(obj) {
+    const key = keyOf(obj);
+    const versions = [...((key && history.get(key)) || new Map()).entries()].sort((a, b) => Number(a[0]) - Number(b[0]));
+    if (versions.length < 2) return h('p.muted', `Only resourceVersion ${obj.metadata.resourceVersion} has been seen by this page. Change the object (console, scenario, watch) and come back.`);
+    const from = h('select#b-from', { 'aria-label': 'from resourceVersion' }, versions.map(([rv]) => h('option', { value: rv }, rv)));
+    const to = h('select#b-to', { 'aria-label': 'to resourceVersion' }, versions.map(([rv]) => h('option', { value: rv }, rv)));
+    from.value = versions[versions.length - 2][0];
+    to.value = versions[versions.length - 1][0];
+    const out = h('div.diff-out');
+    const draw = () => {
+      const m = new Map(versions);
+      out.replaceChildren(diffView(m.get(from.value), m.get(to.value)));
+    };
+    from.addEventListener('change', draw);
+    to.addEventListener('change', draw);
+    draw();
+    return h('div', h('div.toolbar', h('label', { for: 'b-from' }, 'from rv '), from, h('label', { for: 'b-to' }, ' to rv '), to), out);
+  }
+
+  onRemember((key) => {
+    if (current && keyOf(current.obj) === key && detail.querySelector('#b-from') === null && detail.querySelector('[aria-selected="true"]')?.textContent === 'Diff') render('diff');
+  });
+
+  return { load, show, get current() { return current; } };
+}

@@ -1,0 +1,175 @@
+// The request console: method, path (completed from discovery), the query
+// parameters the API machinery understands, Content-Type (incl. the four
+// PATCH types), a YAML/JSON body editor, and the response. Copy as curl or
+// kubectl. Ctrl/Cmd+Enter sends.
+import { h, copyText } from './dom.js';
+import { send, bodyText, toCurl, toKubectl, PATCH_TYPES } from './api.js';
+import { parse as parseYAML, stringify } from './yaml.js';
+import { completions } from './discovery.js';
+import { mountEditor } from './editor.js';
+import { responseView } from './view.js';
+
+const CONTENT_TYPES = ['application/json', 'application/yaml', ...PATCH_TYPES.map((p) => p.type)];
+const PARAMS = [
+  { name: 'dryRun', kind: 'select', options: ['', 'All'] },
+  { name: 'fieldManager', kind: 'text', placeholder: 'e.g. alice' },
+  { name: 'force', kind: 'check' },
+  { name: 'fieldValidation', kind: 'select', options: ['', 'Strict', 'Warn', 'Ignore'] },
+  { name: 'labelSelector', kind: 'text', placeholder: 'app=web,tier!=db' },
+  { name: 'fieldSelector', kind: 'text', placeholder: 'metadata.name=x' },
+  { name: 'limit', kind: 'number' },
+  { name: 'continue', kind: 'text' },
+  { name: 'resourceVersion', kind: 'text' },
+  { name: 'resourceVersionMatch', kind: 'select', options: ['', 'NotOlderThan', 'Exact'] },
+  { name: 'watch', kind: 'check' },
+  { name: 'allowWatchBookmarks', kind: 'check' },
+  { name: 'sendInitialEvents', kind: 'check' },
+  { name: 'timeoutSeconds', kind: 'number' },
+];
+
+/**
+ * createConsole(root, {onWatch(path, query)}) → {load(req), send(), request(), el}
+ * onWatch: a request with watch=true is handed to the watch panel.
+ */
+export async function createConsole(root, { onWatch } = {}) {
+  const method = h('select#c-method', { 'aria-label': 'method' }, ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => h('option', m)));
+  const path = h('input#c-path', { type: 'text', value: '/api/v1/namespaces/default/configmaps', list: 'c-paths', 'aria-label': 'path', spellcheck: false, autocomplete: 'off' });
+  const paths = h('datalist#c-paths');
+  const sendBtn = h('button.primary#c-send', { type: 'submit', title: 'Send (Ctrl+Enter)' }, 'Send');
+  const ctype = h('select#c-ctype', { 'aria-label': 'Content-Type' }, CONTENT_TYPES.map((t) => h('option', { value: t }, t)));
+  const fmtYaml = h('button.seg', { type: 'button', 'aria-pressed': 'true', onclick: () => setFormat('yaml') }, 'YAML');
+  const fmtJson = h('button.seg', { type: 'button', 'aria-pressed': 'false', onclick: () => setFormat('json') }, 'JSON');
+  const inputs = {};
+  const paramEls = PARAMS.map((p) => {
+    const id = 'c-q-' + p.name;
+    let el;
+    if (p.kind === 'select') el = h('select', { id }, p.options.map((o) => h('option', { value: o }, o || '—')));
+    else if (p.kind === 'check') el = h('input', { id, type: 'checkbox' });
+    else el = h('input', { id, type: p.kind === 'number' ? 'number' : 'text', placeholder: p.placeholder || '', min: p.kind === 'number' ? '0' : null, spellcheck: false });
+    inputs[p.name] = el;
+    return h('label.param' + (p.kind === 'check' ? '.check' : ''), { for: id }, h('span', p.name), el);
+  });
+  const cmdOut = h('pre.cmd', { 'aria-live': 'polite', hidden: true });
+  const responsePane = h('div.response-pane', { 'aria-label': 'response' }, h('p.muted', 'Send a request to see the response here.'));
+  const editorHost = h('div.editor-host');
+  const form = h('form.request', { onsubmit: (e) => { e.preventDefault(); api.send(); } },
+    h('div.req-row', method, path, sendBtn, paths),
+    h('details.params', { open: matchMedia('(min-width: 700px)').matches }, h('summary', 'Query parameters'), h('div.param-grid', paramEls)),
+    h('div.body-head', h('label', { for: 'c-ctype' }, 'Content-Type'), ctype, h('span.seg-group', { role: 'group', 'aria-label': 'editor format' }, fmtYaml, fmtJson)),
+    editorHost,
+    h('div.toolbar',
+      h('button#c-curl', { type: 'button', onclick: (e) => copyCmd('curl', e.currentTarget) }, 'Copy as curl'),
+      h('button#c-kubectl', { type: 'button', onclick: (e) => copyCmd('kubectl', e.currentTarget) }, 'Copy as kubectl'),
+      h('span.muted.hint', 'Ctrl+Enter sends')),
+    cmdOut);
+  form.addEventListener('keydown', (e) => {
+    if (!e.defaultPrevented && e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); api.send(); }
+  });
+  const el = h('div.console-grid', h('div.console-left', form), responsePane);
+  root.append(el);
+
+  let format = 'yaml';
+  const editor = await mountEditor(editorHost, { doc: '', lang: 'yaml', onSubmit: () => api.send(), label: 'request body' });
+
+  function setFormat(f) {
+    if (f === format) return;
+    const text = editor.value;
+    if (text.trim()) {
+      try {
+        const v = parseYAML(text);
+        editor.value = f === 'json' ? JSON.stringify(v, null, 2) + '\n' : stringify(v);
+      } catch (e) { responsePane.replaceChildren(h('p.error', 'The body does not parse: ' + e.message)); return; }
+    }
+    format = f;
+    editor.setLanguage(f);
+    fmtYaml.setAttribute('aria-pressed', String(f === 'yaml'));
+    fmtJson.setAttribute('aria-pressed', String(f === 'json'));
+  }
+
+  method.addEventListener('change', () => {
+    if (method.value === 'PATCH' && !PATCH_TYPES.some((p) => p.type === ctype.value)) ctype.value = PATCH_TYPES[0].type;
+    if ((method.value === 'POST' || method.value === 'PUT') && PATCH_TYPES.some((p) => p.type === ctype.value)) ctype.value = 'application/json';
+  });
+
+  let timer;
+  const complete = async () => {
+    try {
+      const list = await completions(path.value);
+      paths.replaceChildren(...list.slice(0, 200).map((p) => h('option', { value: p })));
+    } catch (e) { /* discovery failed: no suggestions */ }
+  };
+  path.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(complete, 150); });
+  path.addEventListener('focus', complete, { once: true });
+
+  function query() {
+    const q = {};
+    for (const p of PARAMS) {
+      const el = inputs[p.name];
+      if (p.kind === 'check') { if (el.checked) q[p.name] = 'true'; } else if (el.value !== '') q[p.name] = el.value;
+    }
+    return q;
+  }
+
+  function request() {
+    const m = method.value;
+    const text = editor.value;
+    return { method: m, path: path.value.trim(), query: query(), contentType: ctype.value, body: m === 'GET' || (m === 'DELETE' && !text.trim()) ? null : text };
+  }
+
+  function copyCmd(kind, button) {
+    let text;
+    try { text = kind === 'curl' ? toCurl(request()) : toKubectl(request()); } catch (e) { text = '# ' + e.message; }
+    cmdOut.hidden = false;
+    cmdOut.textContent = text;
+    cmdOut.dataset.kind = kind;
+    copyText(text, button);
+  }
+
+  const api = {
+    el,
+    request,
+    editor,
+    /** load fills the form from a request ({method, path, query, contentType, body}). */
+    load(req) {
+      method.value = req.method || 'GET';
+      path.value = req.path || '';
+      for (const p of PARAMS) {
+        const v = req.query ? req.query[p.name] : undefined;
+        if (p.kind === 'check') inputs[p.name].checked = v === true || v === 'true';
+        else inputs[p.name].value = v == null ? '' : String(v);
+      }
+      ctype.value = req.contentType && CONTENT_TYPES.includes(req.contentType) ? req.contentType : (req.method === 'PATCH' ? PATCH_TYPES[0].type : 'application/json');
+      let b = req.body;
+      if (b != null && typeof b !== 'string') b = format === 'json' ? JSON.stringify(b, null, 2) + '\n' : stringify(b);
+      editor.value = b || '';
+      path.focus();
+    },
+    async send() {
+      const req = request();
+      if (!req.path.startsWith('/')) { responsePane.replaceChildren(h('p.error', 'The path must start with /')); return null; }
+      if (req.query.watch === 'true' && req.method === 'GET' && onWatch) { onWatch(req.path, req.query); return null; }
+      let body;
+      try { body = req.body == null ? null : bodyText(req.body, req.contentType); } catch (e) {
+        responsePane.replaceChildren(h('p.error', 'The body does not parse: ' + e.message));
+        return null;
+      }
+      sendBtn.disabled = true;
+      responsePane.setAttribute('aria-busy', 'true');
+      try {
+        const res = await send({ ...req, body });
+        let live = null;
+        if (res.status === 409 && req.contentType === 'application/apply-patch+yaml') {
+          const g = await send({ method: 'GET', path: req.path });
+          live = g.status === 200 ? g.body : null;
+        }
+        const forceIt = () => { inputs.force.checked = true; api.send(); };
+        responsePane.replaceChildren(responseView(res, { live, applied: req.body, manager: req.query.fieldManager, onForce: req.contentType === 'application/apply-patch+yaml' ? forceIt : undefined }));
+        return res;
+      } finally {
+        sendBtn.disabled = false;
+        responsePane.removeAttribute('aria-busy');
+      }
+    },
+  };
+  return api;
+}

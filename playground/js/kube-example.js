@@ -1,0 +1,112 @@
+// <kube-example>: a runnable Kubernetes API example for docs pages. One
+// script tag loads it, and the page's sandbox (the API server in
+// WebAssembly) starts on first use:
+//
+//   <script type="module" src="/js/kube-example.js"></script>
+//
+//   <kube-example scenario="dry-run"></kube-example>           a guided scenario (scenarios/dry-run.json)
+//
+//   <kube-example title="Create a ConfigMap" method="POST"      one request; {{ns}} is the example's namespace
+//       path="/api/v1/namespaces/{{ns}}/configmaps" query="dryRun=All" expect-status="201">
+//     <script type="application/yaml">
+//     apiVersion: v1
+//     kind: ConfigMap
+//     metadata: {name: demo}
+//     </script>
+//   </kube-example>
+//
+//   <kube-example><script type="application/json">{"title": …, "steps": […]}</script></kube-example>
+//
+// Each example runs in a namespace of its own (created when it first
+// runs, named after the example plus a random suffix), so several examples
+// on a page never see each other's objects.
+import { h } from './dom.js';
+import { boot, onProgress, progressText } from './boot.js';
+import { loadScenario } from './scenario.js';
+import { scenarioView } from './scenario-view.js';
+import { parse as parseYAML } from './yaml.js';
+
+const CSS = new URL('../css/playground.css', import.meta.url).href;
+const PLAYGROUND = new URL('../', import.meta.url).href;
+let counter = 0;
+
+class KubeExample extends HTMLElement {
+  connectedCallback() {
+    if (this.shadowRoot) return;
+    const root = this.attachShadow({ mode: 'open' });
+    this.status = h('span.ex-status.muted.small', { 'aria-live': 'polite' }, 'loading the API server…');
+    this.host = h('div.ex-body');
+    root.append(
+      h('link', { rel: 'stylesheet', href: CSS }),
+      h('style', `:host { display: block; margin: 1rem 0; } .ex { border: 1px solid var(--line); border-radius: 10px; background: var(--panel); padding: .5rem .9rem .7rem; }
+        .ex-head { display: flex; flex-wrap: wrap; align-items: baseline; gap: .5rem; } .ex-head h2 { margin: 0; font-size: 1rem; } .ex-head a { margin-left: auto; font-size: 12px; }
+        .ex-body[inert] { opacity: .6; } .ex .scenario pre.code { max-height: 14rem; }`),
+      h('div.ex', { part: 'example' },
+        h('div.ex-head', h('h2', this.getAttribute('title') || ''), this.status, h('a', { href: PLAYGROUND, target: '_blank', rel: 'noopener' }, 'open the playground ↗')),
+        this.host));
+    this.host.inert = true;
+    this.init().catch((e) => { this.status.textContent = 'this example could not load: ' + e.message; this.dataset.state = 'failed'; });
+  }
+
+  async init() {
+    const scenario = await this.scenario();
+    const title = this.getAttribute('title') || scenario.title || '';
+    this.shadowRoot.querySelector('.ex-head h2').textContent = title;
+    const id = this.getAttribute('scenario') || this.id || `example-${++counter}`;
+    const prefix = this.getAttribute('namespace') || `ex-${id}`;
+    this.view = scenarioView({ ...scenario, id }, { prefix, compact: true });
+    this.host.append(this.view.el);
+    const ks = boot();
+    const off = onProgress((p) => { if (p.phase !== 'ready') this.status.textContent = progressText(p); });
+    await ks.ready;
+    off();
+    this.status.textContent = `runs in its own namespace (${prefix}-…)`;
+    this.host.inert = false;
+    this.dataset.state = 'ready';
+    if (this.hasAttribute('autorun')) this.run();
+  }
+
+  /** run runs every step; resolves true when every check passed. */
+  async run() {
+    if (!this.view) return false;
+    return this.view.runAll();
+  }
+
+  async scenario() {
+    const name = this.getAttribute('scenario');
+    if (name) {
+      const base = this.getAttribute('scenarios') ? new URL(this.getAttribute('scenarios'), location.href) : undefined;
+      return loadScenario(name, base);
+    }
+    const script = this.querySelector('script[type="application/json"]');
+    if (script && !this.hasAttribute('path')) return JSON.parse(script.textContent);
+    const path = this.getAttribute('path');
+    if (!path) throw new Error('<kube-example> needs scenario="…", path="…" or a JSON scenario');
+    const bodyEl = this.querySelector('script[type="application/yaml"], script[type="application/json"], script[type="text/yaml"]');
+    let body;
+    const contentType = this.getAttribute('content-type') || undefined;
+    if (bodyEl) {
+      const text = dedent(bodyEl.textContent);
+      body = contentType === 'application/apply-patch+yaml' ? text : parseYAML(text);
+    }
+    const step = {
+      title: this.getAttribute('step-title') || `${this.getAttribute('method') || 'GET'} request`,
+      explain: this.getAttribute('explain') || '',
+      method: this.getAttribute('method') || 'GET',
+      path,
+      query: Object.fromEntries(new URLSearchParams(this.getAttribute('query') || '')),
+      contentType,
+      body,
+    };
+    if (this.hasAttribute('expect-status')) step.expect = { status: Number(this.getAttribute('expect-status')) };
+    return { title: this.getAttribute('title') || '', steps: [step] };
+  }
+}
+
+function dedent(text) {
+  const lines = text.replace(/^\n+|\s+$/g, '').split('\n');
+  const pad = Math.min(...lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)[0].length));
+  return lines.map((l) => l.slice(pad)).join('\n') + '\n';
+}
+
+if (!customElements.get('kube-example')) customElements.define('kube-example', KubeExample);
