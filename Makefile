@@ -15,7 +15,7 @@ serve: build
 	$(BIN)/kubesandbox -addr $(ADDR) -kubeconfig $(BIN)/kubeconfig.yaml
 
 ## test: every test (Go incl. the conformance replay, reference module, browser)
-test: test-go test-reference test-browser
+test: test-go test-reference test-browser test-clients-node
 
 test-go:
 	$(GO) vet ./...

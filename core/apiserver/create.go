@@ -84,6 +84,8 @@ func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) 
 		}
 		obj = managed
 	}
+	// allocated by the registry after the field manager ran: nobody owns them
+	s.allocateService(res, obj)
 	key := storageKey(res, str(m, "namespace"), name)
 	var result object
 	_, _, err := s.store.Update(key, func(cur *store.KV, next store.Revision) (store.Op, error) {

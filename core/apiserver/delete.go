@@ -100,9 +100,12 @@ func returnsDeletedObject(res *resource.Resource) bool {
 }
 
 func (q *request) respondStatusSuccess(obj object) error {
+	details := map[string]any{"name": metaStr(obj, "name"), "kind": q.res.Resource, "uid": metaStr(obj, "uid")}
+	if q.res.Group != "" { // omitempty, as in StatusDetails
+		details["group"] = q.res.Group
+	}
 	writeObject(q.w, http.StatusOK, q.out, map[string]any{
-		"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Success",
-		"details": map[string]any{"name": metaStr(obj, "name"), "group": q.res.Group, "kind": q.res.Resource, "uid": metaStr(obj, "uid")},
+		"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Success", "details": details,
 	})
 	return nil
 }

@@ -51,6 +51,7 @@ type Server struct {
 
 	stopControllers context.CancelFunc
 	openErr         error
+	alloc           allocator
 	openapi         openapi.Cache
 
 	fmMu          sync.Mutex
@@ -188,6 +189,7 @@ func (s *Server) serveNotFoundIndex(w http.ResponseWriter, r *http.Request) {
 // paths.
 func (s *Server) serveResource(w http.ResponseWriter, r *http.Request, ri reqInfo) {
 	res := s.reg.lookup(ri.group, ri.version, ri.resource)
+	s.addAPIWarnings(w, ri, res)
 	if res == nil || ri.tooManyParts {
 		http.NotFound(w, r)
 		return

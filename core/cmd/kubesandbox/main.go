@@ -54,6 +54,7 @@ clusters:
 - name: kubesandbox
   cluster:
     server: %s
+    insecure-skip-tls-verify: true
 users:
 - name: kubesandbox
   user: {}
