@@ -143,15 +143,19 @@ func (q *request) apply(body []byte, force, dry bool, fv string) error {
 	if _, _, err := q.s.store.Get(q.key(), 0); err != nil && sub == "" {
 		// create by apply
 		meta(applied)["name"] = q.ri.name
-		created, err := fm.Apply(nil, applied, manager, sub, force, q.s.now())
+		created, err := fm.Apply(nil, jsonx.CopyObject(applied), manager, sub, force, q.s.now())
 		if err != nil {
 			return err
 		}
 		out, err := q.s.createObject(q.res, created, createOpts{manager: manager, dryRun: dry, applied: true})
-		if err != nil {
+		if err == nil {
+			return q.respond(http.StatusCreated, out)
+		}
+		if !apierr.Is(err, apierr.ReasonAlreadyExists) {
 			return err
 		}
-		return q.respond(http.StatusCreated, out)
+		// created meanwhile by someone else: apply to it, as the real
+		// patcher's retry loop does
 	}
 	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, error) {
 		obj, err := fm.Apply(old, jsonx.CopyObject(applied), manager, sub, force, q.s.now())
