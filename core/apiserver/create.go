@@ -12,32 +12,9 @@ import (
 // create handles POST on a collection (or on an object path, which the
 // real server also treats as create).
 func (q *request) create() error {
-	dry, err := q.dryRun()
+	// the name on the URL (POST to an object path) may be left out of the body
+	obj, dry, err := q.decodeWrite(q.ri.name == "")
 	if err != nil {
-		return err
-	}
-	fv, err := q.fieldValidation()
-	if err != nil {
-		return err
-	}
-	body, err := readBody(q.r)
-	if err != nil {
-		return err
-	}
-	obj, err := decodeObject(q.r, body, q.res)
-	if err != nil {
-		return err
-	}
-	if err := checkTypeMeta(q.res, obj); err != nil {
-		return err
-	}
-	if q.ri.name != "" && metaStr(obj, "name") != "" && metaStr(obj, "name") != q.ri.name {
-		return apierr.BadRequestf("the name of the object (%s) does not match the name on the URL (%s)", metaStr(obj, "name"), q.ri.name)
-	}
-	if err := checkNamespace(q.res, obj, q.ri.namespace); err != nil {
-		return err
-	}
-	if err := q.checkFields(fv, body, obj); err != nil {
 		return err
 	}
 	out, err := q.s.createObject(q.res, obj, createOpts{manager: q.managerName(), dryRun: dry})
@@ -45,6 +22,45 @@ func (q *request) create() error {
 		return err
 	}
 	return q.respond(http.StatusCreated, out)
+}
+
+// decodeWrite is the common front of create and update: options, body,
+// type meta, name and namespace against the URL, and fieldValidation.
+// With anyName, the body's name is not compared with the URL's; an empty
+// body name is accepted on create.
+func (q *request) decodeWrite(anyName bool) (obj object, dry bool, err error) {
+	if dry, err = q.dryRun(); err != nil {
+		return nil, false, err
+	}
+	fv, err := q.fieldValidation()
+	if err != nil {
+		return nil, false, err
+	}
+	body, err := readBody(q.r)
+	if err != nil {
+		return nil, false, err
+	}
+	if obj, err = decodeObject(q.r, body, q.res); err != nil {
+		return nil, false, err
+	}
+	if err := checkTypeMeta(q.res, obj); err != nil {
+		return nil, false, err
+	}
+	n := metaStr(obj, "name")
+	mismatch := n != q.ri.name
+	if q.ri.verb == "create" {
+		mismatch = n != "" && n != q.ri.name
+	}
+	if !anyName && mismatch {
+		return nil, false, apierr.BadRequestf("the name of the object (%s) does not match the name on the URL (%s)", n, q.ri.name)
+	}
+	if err := checkNamespace(q.res, obj, q.ri.namespace); err != nil {
+		return nil, false, err
+	}
+	if err := q.checkFields(fv, body, obj); err != nil {
+		return nil, false, err
+	}
+	return obj, dry, nil
 }
 
 type createOpts struct {

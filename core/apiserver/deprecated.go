@@ -3,6 +3,7 @@ package apiserver
 import (
 	"bytes"
 	"fmt"
+	"github.com/kubesandbox/kubesandbox/core/openapi"
 	"net/http"
 	"strconv"
 	"strings"
@@ -213,38 +214,7 @@ func crdDeprecationWarning(crd map[string]any, version string) string {
 // CompareKubeAwareVersionStrings: GA > beta > alpha, then major, then
 // minor; non-Kubernetes-like names sort below and among themselves in
 // reverse lexical order. >0 means a is newer.
-func compareKubeAwareVersions(a, b string) int {
-	if a == b {
-		return 0
-	}
-	am, at, an, aok := parseKubeVersion(a)
-	bm, bt, bn, bok := parseKubeVersion(b)
-	switch {
-	case !aok && !bok:
-		return strings.Compare(b, a)
-	case !aok:
-		return -1
-	case !bok:
-		return 1
-	}
-	if at != bt {
-		return cmpInt(at, bt)
-	}
-	if am != bm {
-		return cmpInt(am, bm)
-	}
-	return cmpInt(an, bn)
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
+func compareKubeAwareVersions(a, b string) int { return openapi.CompareKubeAwareVersions(a, b) }
 
 // parseKubeVersion reads ^v(\d+)(?:(alpha|beta)(\d+))?$; stage is 0 alpha,
 // 1 beta, 2 GA. Numbers that overflow an int are not Kubernetes-like (as

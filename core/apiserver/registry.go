@@ -2,9 +2,9 @@ package apiserver
 
 import (
 	"sort"
-	"strings"
 	"sync"
 
+	"github.com/kubesandbox/kubesandbox/core/openapi"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 )
 
@@ -101,48 +101,7 @@ func (r *registry) groupVersions(group string) []string {
 }
 
 // versionLess orders Kubernetes versions: v1alpha1 < v1beta1 < v1 < v2.
-func versionLess(a, b string) bool {
-	pa, pb := versionPriority(a), versionPriority(b)
-	for i := range pa {
-		if pa[i] != pb[i] {
-			return pa[i] < pb[i]
-		}
-	}
-	return a > b
-}
-
-func versionPriority(v string) [3]int {
-	if !strings.HasPrefix(v, "v") {
-		return [3]int{-1, 0, 0}
-	}
-	rest := v[1:]
-	major, n := leadingInt(rest)
-	if n == 0 {
-		return [3]int{-1, 0, 0}
-	}
-	rest = rest[n:]
-	stage := 3
-	switch {
-	case rest == "":
-	case strings.HasPrefix(rest, "beta"):
-		stage, rest = 2, rest[4:]
-	case strings.HasPrefix(rest, "alpha"):
-		stage, rest = 1, rest[5:]
-	default:
-		return [3]int{-1, 0, 0}
-	}
-	minor, _ := leadingInt(rest)
-	return [3]int{stage, major, minor}
-}
-
-func leadingInt(s string) (int, int) {
-	v, n := 0, 0
-	for n < len(s) && s[n] >= '0' && s[n] <= '9' && n < 9 {
-		v = v*10 + int(s[n]-'0')
-		n++
-	}
-	return v, n
-}
+func versionLess(a, b string) bool { return openapi.CompareKubeAwareVersions(a, b) < 0 }
 
 // groups lists served group names ("" first), sorted.
 func (r *registry) groups() []string {

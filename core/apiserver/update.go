@@ -15,32 +15,8 @@ func (q *request) update() error {
 	if q.ri.subresource == "scale" {
 		return q.updateScale()
 	}
-	dry, err := q.dryRun()
+	obj, dry, err := q.decodeWrite(false)
 	if err != nil {
-		return err
-	}
-	fv, err := q.fieldValidation()
-	if err != nil {
-		return err
-	}
-	body, err := readBody(q.r)
-	if err != nil {
-		return err
-	}
-	obj, err := decodeObject(q.r, body, q.res)
-	if err != nil {
-		return err
-	}
-	if err := checkTypeMeta(q.res, obj); err != nil {
-		return err
-	}
-	if n := metaStr(obj, "name"); n != q.ri.name {
-		return apierr.BadRequestf("the name of the object (%s) does not match the name on the URL (%s)", n, q.ri.name)
-	}
-	if err := checkNamespace(q.res, obj, q.ri.namespace); err != nil {
-		return err
-	}
-	if err := q.checkFields(fv, body, obj); err != nil {
 		return err
 	}
 	manager := q.managerName()
