@@ -189,7 +189,7 @@ test('delete', async () => {
 
 // StatusDetails.group is `json:"group,omitempty"`: a core-group delete
 // answers {"name","kind","uid"} without "group".
-test('delete: no empty group in the Status details', { todo: 'server sends "group":"" (core/apiserver delete)' }, async () => {
+test('delete: no empty group in the Status details', async () => {
   await core.createNamespacedConfigMap({ namespace: ns, body: cm('node-g', {}) });
   const st = await core.deleteNamespacedConfigMap({ namespace: ns, name: 'node-g' });
   assert.equal(st.details.group, undefined);
