@@ -15,8 +15,15 @@
 // IndexedDB (written through: a write is answered once it is stored), so
 // reloading every tab, or the browser ending the worker, loses nothing. Plain fetch('/api/…') from the
 // page works too once `ready` resolves: the service worker answers it.
-// Without SharedWorker support (e.g. Chrome on Android) `ready` rejects:
-// the leader-tab fallback (Web Locks + dedicated worker) is not written yet.
+// Without SharedWorker (e.g. Chrome on Android) the origin's tabs elect a
+// leader with Web Locks (lock '<name>-leader', held for the tab's life):
+// the leader runs the core in a dedicated Worker and hands the service
+// worker its port; the other tabs (followers) relay the service worker's
+// port requests and their export/import/reset to the leader over a
+// BroadcastChannel ('<name>-leader'). When the leader tab closes, the next
+// tab gets the lock and starts a core, which restores from IndexedDB.
+// E.g. tab A (leader) writes, tab B reads it; close A, B's core comes up
+// with A's write. Followers' stats() are not available (leader only).
 
 const here = new URL('.', import.meta.url);
 
@@ -40,40 +47,47 @@ export function createSandbox({
   onProgress = () => {},
 } = {}) {
   const sw = navigator.serviceWorker;
-  let worker = null;
+  let worker = null; // the SharedWorker, or the leader's dedicated Worker
+  let port = null; // where page messages go: worker.port, or the dedicated Worker
+  let channel = null; // leader election only: BroadcastChannel to the other tabs
+  let leader = false; // leader election only: this tab runs the core
+  const me = Math.random().toString(36).slice(2);
   const statsWaiters = [];
   const controlWaiters = new Map(); // control id → {resolve, reject}
   let nextControl = 1;
   let workerUp; // resolves once the SharedWorker exists
   const workerStarted = new Promise((resolve) => { workerUp = resolve; });
-  // instance, startMillis: the shared core's (after ready); portsHanded: to the service worker
-  const info = { portsHanded: 0 };
+  // instance, startMillis: the shared core's (after ready); portsHanded: to the service worker;
+  // leader: null with SharedWorker, else whether this tab runs the core
+  const info = { portsHanded: 0, leader: null };
 
   function handPort(target) {
     if (!worker || !target) return;
     const ch = new MessageChannel();
-    worker.port.postMessage({ t: 'connect' }, [ch.port1]);
+    port.postMessage({ t: 'connect' }, [ch.port1]);
     target.postMessage({ type: 'kubesandbox:port' }, [ch.port2]);
     info.portsHanded++;
   }
 
   async function start() {
     if (!sw) throw new Error('kubesandbox: service workers are unavailable (needs a secure context: https or localhost)');
-    if (typeof SharedWorker === 'undefined') throw new Error('kubesandbox: SharedWorker is unavailable in this browser');
 
-    // 1. The core: start or join the SharedWorker and wait until Go runs.
-    const coreReady = connectWorker();
-    workerUp();
-    addEventListener('pagehide', () => worker.port.postMessage({ t: 'bye' }));
+    // 1. The core: start or join the SharedWorker and wait until Go runs
+    // (or, without SharedWorker, until the leader tab's core runs).
+    let coreReady;
+    if (typeof SharedWorker !== 'undefined') {
+      coreReady = connectWorker();
+      workerUp();
+      addEventListener('pagehide', () => port.postMessage({ t: 'bye' }));
+    } else {
+      coreReady = electLeader();
+    }
 
     // 2. The router: hand it a port when it asks (after each restart).
     sw.addEventListener('message', async (e) => {
       if (!e.data || e.data.type !== 'kubesandbox:need-port') return;
-      // The router asks again when the worker behind its port stopped
-      // answering: if ours is gone too (the browser ended it), start a new
-      // one, which restores the saved state.
-      if (!(await workerAlive())) await connectWorker().catch(() => {});
-      handPort(e.source);
+      if (channel && !leader) { channel.postMessage({ t: 'need-port' }); return; }
+      await answerNeedPort(e.source);
     });
     sw.startMessages();
     const url = new URL(swUrl);
@@ -87,12 +101,75 @@ export function createSandbox({
     await coreReady;
   }
 
-  // connectWorker starts or joins the SharedWorker; resolves when its core is ready.
+  // answerNeedPort hands target (the service worker) a port to our core.
+  // The router asks again when the worker behind its port stopped
+  // answering: if ours is gone too (the browser ended it), start a new
+  // one, which restores the saved state.
+  async function answerNeedPort(target) {
+    if (!worker) return;
+    if (!(await workerAlive())) await connectWorker().catch(() => {});
+    handPort(target);
+  }
+
+  // electLeader joins the leader election (no SharedWorker): resolves when
+  // the leader's core is ready, ours once this tab holds the lock.
+  function electLeader() {
+    if (!navigator.locks || typeof Worker === 'undefined' || typeof BroadcastChannel === 'undefined') {
+      return Promise.reject(new Error('kubesandbox: neither SharedWorker nor Web Locks are available in this browser'));
+    }
+    info.leader = false;
+    channel = new BroadcastChannel(name + '-leader');
+    return new Promise((resolve, reject) => {
+      channel.onmessage = (e) => {
+        const m = e.data || {};
+        if (leader) {
+          if (m.t === 'need-port') answerNeedPort(sw.controller);
+          else if (m.t === 'hello' && info.instance) channel.postMessage(readyMessage());
+          else if (m.t === 'control') {
+            control(m.op, m.arg).then(
+              (result) => channel.postMessage({ t: 'control-reply', to: m.from, id: m.id, error: null, result }),
+              (err) => channel.postMessage({ t: 'control-reply', to: m.from, id: m.id, error: String(err && err.message || err) }));
+          }
+        } else if (m.t === 'ready') {
+          Object.assign(info, { instance: m.instance, startMillis: m.startMillis, compileMillis: m.compileMillis });
+          resolve();
+        } else if (m.t === 'control-reply' && m.to === me) {
+          const x = controlWaiters.get(m.id);
+          controlWaiters.delete(m.id);
+          if (x) m.error ? x.reject(new Error(m.error)) : x.resolve(m.result);
+        }
+      };
+      channel.postMessage({ t: 'hello' }); // a running leader answers 'ready'
+      navigator.locks.request(name + '-leader', () => {
+        leader = true;
+        info.leader = true;
+        const up = connectWorker();
+        workerUp();
+        up.then(() => { handPort(sw.controller); resolve(); }, reject);
+        return new Promise(() => {}); // held until this tab goes away
+      }).catch(reject);
+    });
+  }
+
+  function readyMessage() {
+    return { t: 'ready', instance: info.instance, startMillis: info.startMillis, compileMillis: info.compileMillis };
+  }
+
+  // connectWorker starts or joins the SharedWorker (the leader: starts its
+  // dedicated Worker); resolves when its core is ready.
   function connectWorker() {
-    worker = new SharedWorker(workerUrl, { name });
+    if (typeof SharedWorker !== 'undefined') {
+      worker = new SharedWorker(workerUrl, { name });
+      port = worker.port;
+    } else {
+      if (worker) worker.terminate();
+      worker = new Worker(workerUrl, { name });
+      port = worker;
+    }
     const w = worker;
+    const p = port;
     const coreReady = new Promise((resolve, reject) => {
-      w.port.onmessage = (e) => {
+      p.onmessage = (e) => {
         const m = e.data || {};
         if (m.t === 'stats') { for (const x of statsWaiters.splice(0)) x(m); }
         else if (m.t === 'pong') { for (const x of pongWaiters.splice(0)) x(true); }
@@ -102,13 +179,13 @@ export function createSandbox({
           if (x) m.error ? x.reject(new Error(m.error)) : x.resolve(m.result);
         }
         else if (m.t === 'progress') onProgress({ phase: m.phase, loaded: m.loaded, total: m.total });
-        else if (m.t === 'state' && m.state === 'ready') { info.instance = m.instance; info.startMillis = m.startMillis; info.compileMillis = m.compileMillis; onProgress({ phase: 'ready', loaded: 1, total: 1 }); resolve(); }
+        else if (m.t === 'state' && m.state === 'ready') { info.instance = m.instance; info.startMillis = m.startMillis; info.compileMillis = m.compileMillis; onProgress({ phase: 'ready', loaded: 1, total: 1 }); if (leader) channel.postMessage(readyMessage()); resolve(); }
         else if (m.t === 'state' && m.state === 'failed') reject(new Error('kubesandbox core failed: ' + m.error));
       };
       w.onerror = (e) => reject(new Error('kubesandbox worker failed to load: ' + (e.message || workerUrl)));
     });
-    w.port.start();
-    w.port.postMessage({ t: 'hello' });
+    if (p.start) p.start();
+    p.postMessage({ t: 'hello' });
     return coreReady;
   }
 
@@ -118,7 +195,7 @@ export function createSandbox({
     return new Promise((resolve) => {
       const t = setTimeout(() => resolve(false), 1000);
       pongWaiters.push((v) => { clearTimeout(t); resolve(v); });
-      worker.port.postMessage({ t: 'ping' });
+      port.postMessage({ t: 'ping' });
     });
   }
 
@@ -190,18 +267,26 @@ export function createSandbox({
   async function stats() {
     await ready;
     const got = new Promise((resolve) => statsWaiters.push(resolve));
-    worker.port.postMessage({ t: 'stats' });
+    if (!port) throw new Error('kubesandbox: stats() is only available in the leader tab');
+    port.postMessage({ t: 'stats' });
     const { memoryBytes, served, live, db } = await got;
     return { memoryBytes, served, live, db };
   }
 
   // control runs a whole-sandbox operation in the worker (not through the
   // API prefix, so no client of the API can reach it).
+  // A follower tab sends it to the leader.
   async function control(op, arg) {
+    if (channel && !leader) {
+      const id = nextControl++;
+      const got = new Promise((resolve, reject) => controlWaiters.set(id, { resolve, reject }));
+      channel.postMessage({ t: 'control', from: me, id, op, arg: arg === undefined ? null : arg });
+      return got;
+    }
     await workerStarted;
     const id = nextControl++;
     const got = new Promise((resolve, reject) => controlWaiters.set(id, { resolve, reject }));
-    worker.port.postMessage({ t: 'control', id, op, arg: arg === undefined ? null : arg });
+    port.postMessage({ t: 'control', id, op, arg: arg === undefined ? null : arg });
     return got;
   }
 

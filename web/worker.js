@@ -1,6 +1,8 @@
 // kubesandbox SharedWorker: runs the Go core (kubesandbox.wasm) once per
 // origin and answers requests arriving over MessagePorts. All tabs share it,
-// so a watch in tab A sees tab B's writes.
+// so a watch in tab A sees tab B's writes. Without SharedWorker the leader
+// tab runs this same script as a dedicated Worker: the page connection is
+// then `self` (same messages), and the leader hands ports to everyone.
 //
 // Classic worker: importScripts works at top level (a module worker would
 // need a static import, and must not use top-level await).
@@ -181,8 +183,10 @@ function attachRequestPort(port) {
   };
 }
 
-self.onconnect = (e) => {
-  const page = e.ports[0];
+// attachPage serves one page's connection: a SharedWorker's connect port,
+// or `self` when this runs as the dedicated Worker of a leader tab
+// (browsers without SharedWorker; see sandbox.js).
+function attachPage(page) {
   pages.add(page);
   page.onmessage = (ev) => {
     const m = ev.data || {};
@@ -205,7 +209,10 @@ self.onconnect = (e) => {
       pages.delete(page);
     }
   };
-};
+}
+
+self.onconnect = (e) => attachPage(e.ports[0]);
+if (typeof SharedWorkerGlobalScope === 'undefined' || !(self instanceof SharedWorkerGlobalScope)) attachPage(self);
 
 // ---- whole-sandbox operations ----
 
