@@ -15,7 +15,7 @@ import (
 type cellFunc func(obj object, now time.Time) any
 
 var builtinCells = map[string]cellFunc{
-	"*/Age":        func(o object, now time.Time) any { return age(o, now) },
+	"*/Age":        func(o object, now time.Time) any { return sinceCell(meta(o)["creationTimestamp"], now) },
 	"*/Containers": func(o object, _ time.Time) any { return joinField(templateContainers(o), "name") },
 	"*/Images":     func(o object, _ time.Time) any { return joinField(templateContainers(o), "image") },
 	"*/Selector":   selectorCell,
@@ -25,8 +25,8 @@ var builtinCells = map[string]cellFunc{
 	"ConfigMap/Data":         func(o object, _ time.Time) any { return int64(lenOf(o["data"]) + lenOf(o["binaryData"])) },
 	"Secret/Data":            func(o object, _ time.Time) any { return int64(lenOf(o["data"])) },
 	"ServiceAccount/Secrets": func(o object, _ time.Time) any { return int64(lenOf(o["secrets"])) },
-	"Deployment/Ready":       readyOf("readyReplicas", "replicas"),
-	"StatefulSet/Ready":      readyOf("readyReplicas", "replicas"),
+	"Deployment/Ready":       readyOfReplicas,
+	"StatefulSet/Ready":      readyOfReplicas,
 	"Deployment/Up-to-date":  statusInt("updatedReplicas"),
 	"Deployment/Available":   statusInt("availableReplicas"),
 	"Pod/Ready":              podReady,
@@ -71,14 +71,6 @@ func builtinCell(res *resource.Resource, c resource.PrinterColumn, obj object, n
 		return "<none>"
 	}
 	return v
-}
-
-func age(o object, now time.Time) string {
-	t, err := time.Parse(time.RFC3339, metaStr(o, "creationTimestamp"))
-	if err != nil {
-		return "<unknown>"
-	}
-	return humanDuration(now.Sub(t))
 }
 
 func sinceCell(v any, now time.Time) any {
@@ -152,12 +144,11 @@ func selectorCell(o object, _ time.Time) any {
 	return "<none>"
 }
 
-func readyOf(ready, total string) cellFunc {
-	return func(o object, _ time.Time) any {
-		r, _ := int64Of(nestedOr(o, "status", ready))
-		t, _ := int64Of(nestedOr(o, "spec", "replicas"))
-		return fmt.Sprintf("%d/%d", r, t)
-	}
+// readyOfReplicas is "status.readyReplicas/spec.replicas", as READY prints.
+func readyOfReplicas(o object, _ time.Time) any {
+	r, _ := int64Of(nestedOr(o, "status", "readyReplicas"))
+	t, _ := int64Of(nestedOr(o, "spec", "replicas"))
+	return fmt.Sprintf("%d/%d", r, t)
 }
 
 func statusInt(f string) cellFunc {
