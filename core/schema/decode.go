@@ -129,13 +129,15 @@ func FromCRD(openAPIV3Schema any) (*Schema, error) {
 // form {"allOf": [{"$ref": ...}], "default": {}}) becomes a shallow copy of
 // its target carrying those keywords.
 func Load(doc []byte) (map[string]*Schema, error) {
-	var d struct {
-		Definitions map[string]*Schema `json:"definitions"`
-	}
-	if err := json.Unmarshal(doc, &d); err != nil {
+	defs, err := fromDocument(doc)
+	if err != nil {
 		return nil, err
 	}
-	defs := d.Definitions
+	return link(defs)
+}
+
+// link resolves the references of decoded definitions (see Load).
+func link(defs map[string]*Schema) (map[string]*Schema, error) {
 	if defs == nil {
 		defs = map[string]*Schema{}
 	}
