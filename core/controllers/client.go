@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/kubesandbox/kubesandbox/core/builtin"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
@@ -166,8 +167,10 @@ var (
 	kJobs         = kindInfo{"batch", "v1", "jobs", "Job", true}
 )
 
-// builtinKinds maps group/Kind and group/plural of the built-in catalogue.
-var builtinKinds = func() map[string]kindInfo {
+// builtinKinds maps group/Kind and group/plural of the built-in catalogue;
+// built on first use (loading the catalogue at package init would cost
+// every program that links this package its start-up time).
+var builtinKinds = sync.OnceValue(func() map[string]kindInfo {
 	m := map[string]kindInfo{}
 	for _, r := range builtin.Resources() {
 		k := kindInfo{Group: r.Group, Version: r.Version, Plural: r.Resource, Kind: r.Kind, Namespaced: r.Namespaced}
@@ -175,7 +178,7 @@ var builtinKinds = func() map[string]kindInfo {
 		m[r.Group+"/"+r.Resource+"/"] = k
 	}
 	return m
-}()
+})
 
 // parseKey splits a storage key into group, plural, namespace and name.
 // "/apps/deployments/default/web" → apps, deployments, default, web.

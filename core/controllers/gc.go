@@ -320,7 +320,7 @@ func (m *Manager) ownerKey(ns string, r ownerRef) (string, bool) {
 // kindFor resolves group/Kind from the built-in catalogue, then the
 // CustomResourceDefinitions in the store.
 func (m *Manager) kindFor(group, kind string) (kindInfo, bool) {
-	if k, ok := builtinKinds[group+"/"+kind]; ok {
+	if k, ok := builtinKinds()[group+"/"+kind]; ok {
 		return k, true
 	}
 	return m.crdKind(func(k kindInfo) bool { return k.Group == group && k.Kind == kind })
@@ -332,7 +332,7 @@ func (m *Manager) kindForKey(key string) (kindInfo, bool) {
 	if !ok {
 		return kindInfo{}, false
 	}
-	if k, ok := builtinKinds[group+"/"+plural+"/"]; ok {
+	if k, ok := builtinKinds()[group+"/"+plural+"/"]; ok {
 		return k, true
 	}
 	return m.crdKind(func(k kindInfo) bool { return k.Group == group && k.Plural == plural })

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
 
 	"github.com/kubesandbox/kubesandbox/core/field"
@@ -74,7 +73,7 @@ func validateEmbedded(pth *field.Path, x any, s *Schema, opts Options, depth int
 	return errs
 }
 
-var dns1035Label = regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
+var dns1035Label = lazyRE(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
 
 func validateEmbeddedResource(pth *field.Path, x map[string]any, opts Options) field.ErrorList {
 	var errs field.ErrorList

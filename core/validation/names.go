@@ -21,7 +21,6 @@ package validation
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -52,11 +51,11 @@ const (
 )
 
 var (
-	dns1123LabelRE     = regexp.MustCompile("^" + dns1123LabelFmt + "$")
-	dns1123SubdomainRE = regexp.MustCompile("^" + dns1123SubdomainFmt + "$")
-	dns1035LabelRE     = regexp.MustCompile("^" + dns1035LabelFmt + "$")
-	qualifiedNameRE    = regexp.MustCompile("^" + qualifiedNameFmt + "$")
-	labelValueRE       = regexp.MustCompile("^" + labelValueFmt + "$")
+	dns1123LabelRE     = lazyRE("^" + dns1123LabelFmt + "$")
+	dns1123SubdomainRE = lazyRE("^" + dns1123SubdomainFmt + "$")
+	dns1035LabelRE     = lazyRE("^" + dns1035LabelFmt + "$")
+	qualifiedNameRE    = lazyRE("^" + qualifiedNameFmt + "$")
+	labelValueRE       = lazyRE("^" + labelValueFmt + "$")
 )
 
 // maxLenChars is the DNS family's length message.
