@@ -8,6 +8,7 @@ import (
 	"syscall/js"
 
 	"github.com/kubesandbox/kubesandbox/core/persist"
+	"github.com/kubesandbox/kubesandbox/wasm/jsglue"
 )
 
 // idb is a persist.Backend over IndexedDB. The IndexedDB calls are made in
@@ -53,7 +54,7 @@ func (b *idb) Load() (snapshot []byte, records []persist.Record, err error) {
 	records = make([]persist.Record, n)
 	for i := 0; i < n; i++ {
 		r := recs.Index(i)
-		if r.Type() != js.TypeObject || !r.InstanceOf(uint8Array) {
+		if r.Type() != js.TypeObject || !r.InstanceOf(jsglue.Uint8Array) {
 			return nil, nil, fmt.Errorf("kubesandbox storage: saved log record %d is not bytes", i)
 		}
 		records[i] = persist.Record{Rev: int64(revs.Index(i).Float()), Data: bytesFromJS(r)}
@@ -62,14 +63,14 @@ func (b *idb) Load() (snapshot []byte, records []persist.Record, err error) {
 }
 
 func (b *idb) Write(x persist.Batch) error {
-	revs, recs := array.New(), array.New()
+	revs, recs := jsglue.Array.New(), jsglue.Array.New()
 	for _, r := range x.Records {
 		revs.Call("push", float64(r.Rev))
-		recs.Call("push", bytesToJS(r.Data))
+		recs.Call("push", jsglue.Bytes(r.Data))
 	}
 	snap := js.Null()
 	if x.Snapshot != nil {
-		snap = bytesToJS(x.Snapshot)
+		snap = jsglue.Bytes(x.Snapshot)
 	}
 	_, err := await(b.db.Call("write", revs, recs, snap, float64(x.SnapshotRev)))
 	return err
