@@ -6,7 +6,9 @@
 #   make web-dist        bin/web/: wasm + sandbox.js, sw.js, worker.js, wasm_exec.js
 #   make run ADDR=…      serve playground/ at / and bin/web/ at /web/
 #   make test-browser    Playwright tests in Debian's headless Chromium (node --test)
-#   make bench-browser   size / start-up / latency table
+#   make bench-browser   size / start-up / latency / memory tables, the core
+#                        against bin/web-baseline (wasm/cmd/baseline, the
+#                        smallest Go program behind the same JS)
 
 GO ?= go
 BIN ?= bin
@@ -15,7 +17,9 @@ WEB_DIST := $(BIN)/web
 WASM := $(WEB_DIST)/kubesandbox.wasm
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: wasm web-dist static-server run test-browser bench-browser browser-deps
+WEB_BASELINE := $(BIN)/web-baseline
+
+.PHONY: wasm web-dist web-baseline static-server run test-browser bench-browser browser-deps
 
 wasm:
 	@mkdir -p $(WEB_DIST)
@@ -25,6 +29,13 @@ wasm:
 web-dist: wasm
 	cp web/sandbox.js web/sw.js web/worker.js $(WEB_DIST)/
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB_DIST)/wasm_exec.js
+
+web-baseline:
+	@mkdir -p $(WEB_BASELINE)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(WEB_BASELINE)/kubesandbox.wasm ./wasm/cmd/baseline
+	node web/tools/compress.mjs $(WEB_BASELINE)/kubesandbox.wasm
+	cp web/sandbox.js web/sw.js web/worker.js $(WEB_BASELINE)/
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB_BASELINE)/wasm_exec.js
 
 static-server:
 	$(GO) build -o $(BIN)/static ./wasm/cmd/static
@@ -41,5 +52,5 @@ browser-deps:
 test-browser: web-dist static-server browser-deps
 	CHROMIUM=$(CHROMIUM) node --test --test-concurrency=1 tests/browser/
 
-bench-browser: web-dist static-server browser-deps
+bench-browser: web-dist web-baseline static-server browser-deps
 	CHROMIUM=$(CHROMIUM) node tests/browser/bench.mjs

@@ -1,14 +1,29 @@
-// Browser runtime measurements (reported, not asserted): wasm size, cold
-// start, per-request latency against a pure-JS service worker and a plain
-// loopback fetch measured in the same run. Run: make bench-browser.
+// Browser runtime measurements (reported, never asserted), each against a
+// baseline measured in the same run:
+//
+//   size        the core's wasm, and the baseline Go program's
+//   start-up    page start → first /version answer, for the core and for
+//               wasm/cmd/baseline (the smallest Go program behind the same
+//               sandbox.js / sw.js / worker.js), first visit and revisit
+//   latency     sequential GETs through page → SW → worker → Go, against a
+//               service worker answering in pure JS
+//   memory      Go's linear memory after 1,000 and after BENCH_SOAK requests
+//
+// Run: make bench-browser. BENCH_ROUNDS (3), BENCH_REQUESTS (300) and
+// BENCH_SOAK (20000) scale it.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { repo, startStatic, launch } from './lib.mjs';
 
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 const N = Number(process.env.BENCH_REQUESTS || 300);
-const web = join(repo, process.env.BIN || 'bin', 'web');
+const SOAK = Number(process.env.BENCH_SOAK || 20000);
+const bin = join(repo, process.env.BIN || 'bin');
 const mb = (n) => (n / 1e6).toFixed(2) + ' MB';
-const ms = (n) => n.toFixed(2) + ' ms';
+const ms = (n) => (n == null || Number.isNaN(n) ? '–' : n.toFixed(1) + ' ms');
+const x = (a, b) => (a / b).toFixed(2) + '×';
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor((s.length - 1) / 2)]; };
+const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
 function table(title, head, rows) {
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
@@ -30,61 +45,128 @@ async function latencies(page, url, n) {
   }, { url, n });
 }
 
-const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+// one visit of the start-up probe page: times from the page's start.
+async function visit(context, url) {
+  const page = await context.newPage();
+  await page.goto(url + '/fixtures/start.html');
+  const r = await page.evaluate(() => window.started);
+  await page.close();
+  if (r.status !== 200) throw new Error(`${url}: /version answered ${r.status}`);
+  // let the SharedWorker go (it ends when its last page closes)
+  await new Promise((res) => setTimeout(res, 700));
+  return r;
+}
 
-const wasm = join(web, 'kubesandbox.wasm');
+const variants = {
+  baseline: { web: join(bin, 'web-baseline'), what: 'baseline (wasm/cmd/baseline)' },
+  core: { web: join(bin, 'web'), what: 'kubesandbox core' },
+};
+
 table('wasm size (Go, -trimpath -ldflags=-s -w; brotli 11 / gzip 9 via Node zlib)',
-  ['file', 'raw', 'gzip', 'brotli'],
-  [['kubesandbox.wasm', mb(statSync(wasm).size), mb(statSync(wasm + '.gz').size), mb(statSync(wasm + '.br').size)]]);
+  ['program', 'raw', 'gzip', 'brotli'],
+  Object.values(variants).map(({ web, what }) => {
+    const f = join(web, 'kubesandbox.wasm');
+    return [what, mb(statSync(f).size), mb(statSync(f + '.gz').size), mb(statSync(f + '.br').size)];
+  }));
 
-const server = await startStatic();
-const browser = await launch();
+for (const v of Object.values(variants)) {
+  v.server = await startStatic({ web: v.web });
+  v.first = []; v.again = [];
+}
 try {
-  // Cold start: fresh profile (nothing cached, no service worker yet), then
-  // again with the HTTP cache warm after every page (and so the SharedWorker) closed.
-  const starts = [];
-  for (const label of ['first visit (empty profile)', 'revisit (HTTP cache warm, new SharedWorker)']) {
-    const page = await browser.context.newPage();
-    const t0 = Date.now();
-    await page.goto(server.url + '/');
-    const r = await page.evaluate(async () => {
-      await window.sandbox.ready;
-      const ready = performance.now();
-      await (await fetch('/version')).text();
-      const { startMillis, compileMillis } = window.sandbox.info;
-      return { ready, first: performance.now(), worker: startMillis, compile: compileMillis };
-    });
-    starts.push([label, ms(Date.now() - t0), ms(r.ready), ms(r.first), ms(r.compile), ms(r.worker - r.compile)]);
-    await page.close();
-    await new Promise((res) => setTimeout(res, 500)); // let the SharedWorker go away
+  // Start-up. Each round is a fresh browser profile: the first visit finds
+  // nothing cached (no service worker, empty HTTP cache); the revisits find
+  // the service worker and the cached wasm but start a new SharedWorker.
+  // The two programs alternate so that drift in the machine hits both.
+  for (let round = 0; round < ROUNDS; round++) {
+    const browser = await launch();
+    try {
+      const order = round % 2 ? ['core', 'baseline'] : ['baseline', 'core'];
+      for (const name of order) {
+        const v = variants[name];
+        v.first.push(await visit(browser.context, v.server.url));
+        for (let i = 0; i < 3; i++) v.again.push(await visit(browser.context, v.server.url));
+      }
+    } finally {
+      await browser.close();
+    }
   }
-  table('cold start', ['visit', 'goto→first answer (node clock)', 'page start→ready', 'page start→first /version', 'worker: fetch+compile', 'worker: Go init (core New)'], starts);
-
-  const page = await browser.context.newPage();
-  await page.goto(server.url + '/');
-  await page.evaluate(() => window.sandbox.ready);
-  const mem0 = await page.evaluate(() => window.sandbox.stats());
-  const viaWasm = await latencies(page, '/version', N);
-  const mem1 = await page.evaluate(() => window.sandbox.stats());
-  const viaNet = await latencies(page, '/__static/ping', N);
-  const echo = await browser.context.newPage();
-  await echo.goto(server.url + '/fixtures/echo/page.html');
-  await echo.evaluate(() => window.echoReady);
-  const viaJS = await latencies(echo, '/fixtures/echo/version', N);
-  const base = pct(viaJS, 0.5);
-  const row = (name, xs) => [name, ms(pct(xs, 0.5)), ms(pct(xs, 0.95)), ms(xs.reduce((a, b) => a + b, 0) / xs.length), (pct(xs, 0.5) / base).toFixed(2) + '×'];
-  table(`per-request latency, ${N} sequential fetches of /version from a page`,
-    ['path', 'median', 'p95', 'mean', 'median / pure-JS SW'],
+  const b = variants.baseline, c = variants.core;
+  const col = (rs, f) => median(rs.map(f));
+  const answered = (r) => r.answered;
+  const compile = (r) => r.compileMillis;
+  const goInit = (r) => r.startMillis - r.compileMillis;
+  const startRow = (label, v, rs, base) => [label, v.what, ms(col(rs, answered)), ms(col(rs, compile)), ms(col(rs, goInit)),
+    base ? x(col(rs, answered), col(base, answered)) : '1.00×'];
+  table(`start-up, median of ${ROUNDS} first visits / ${3 * ROUNDS} revisits (page start → first /version answer)`,
+    ['visit', 'program', 'first answer', 'worker: fetch+compile', 'worker: Go start (init + New + restore)', '÷ baseline'],
     [
-      row('page → SW → SharedWorker (Go wasm core)', viaWasm),
-      row('page → SW answering in pure JS (floor)', viaJS),
-      row('page → SW pass-through → loopback static server', viaNet),
+      startRow('first visit (empty profile)', b, b.first),
+      startRow('first visit (empty profile)', c, c.first, b.first),
+      startRow('revisit (cached, new SharedWorker)', b, b.again),
+      startRow('revisit (cached, new SharedWorker)', c, c.again, b.again),
     ]);
-  table('wasm memory (Go linear memory; it never shrinks)', ['when', 'memory', 'requests served'], [
-    ['before the latency run', mb(mem0.memoryBytes), mem0.served],
-    [`after ${N + 20} more requests`, mb(mem1.memoryBytes), mem1.served],
-  ]);
+
+  // Latency and memory, one browser for both programs.
+  const browser = await launch();
+  try {
+    const open = async (v) => {
+      const page = await browser.context.newPage();
+      await page.goto(v.server.url + '/fixtures/start.html');
+      await page.evaluate(() => window.started);
+      return page;
+    };
+    const core = await open(c);
+    const base = await open(b);
+    await core.evaluate(async () => {
+      const r = await fetch('/api/v1/namespaces/default/configmaps', {
+        method: 'POST', headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bench' }, data: { k: 'v' } }),
+      });
+      if (r.status !== 201 && r.status !== 409) throw new Error('create: ' + r.status);
+    });
+    const cmURL = '/api/v1/namespaces/default/configmaps/bench';
+    const echo = await browser.context.newPage();
+    await echo.goto(c.server.url + '/fixtures/echo/page.html');
+    await echo.evaluate(() => window.echoReady);
+    const viaJS = await latencies(echo, '/fixtures/echo/version', N);
+    const viaBase = await latencies(base, '/version', N);
+    const viaCore = await latencies(core, '/version', N);
+    const viaCoreCM = await latencies(core, cmURL, N);
+    const viaNet = await latencies(core, '/__static/ping', N);
+    const floor = pct(viaJS, 0.5);
+    const row = (name, xs) => [name, ms(pct(xs, 0.5)), ms(pct(xs, 0.95)), ms(xs.reduce((a, b) => a + b, 0) / xs.length), x(pct(xs, 0.5), floor)];
+    table(`per-request latency, ${N} sequential fetches from a page`,
+      ['path', 'median', 'p95', 'mean', 'median ÷ pure-JS SW'],
+      [
+        row('GET one ConfigMap: page → SW → SharedWorker → Go core', viaCoreCM),
+        row('GET /version: page → SW → SharedWorker → Go core', viaCore),
+        row('GET /version: page → SW → SharedWorker → Go baseline', viaBase),
+        row('GET /version: page → SW answering in pure JS (floor)', viaJS),
+        row('page → SW pass-through → loopback static server', viaNet),
+      ]);
+
+    // Memory soak: GET one object SOAK times; Go's linear memory never
+    // shrinks, so growth here is what a long session would keep.
+    const soak = (n) => core.evaluate(async ({ n, url }) => {
+      for (let i = 0; i < n; i++) {
+        const r = await fetch(url);
+        await r.text();
+        if (r.status !== 200) throw new Error('soak: ' + r.status);
+      }
+      return window.sandbox.stats();
+    }, { n, url: cmURL });
+    const m0 = await core.evaluate(() => window.sandbox.stats());
+    const m1 = await soak(Math.max(0, 1000 - m0.served));
+    const m2 = await soak(Math.max(0, SOAK - m1.served));
+    table('wasm memory (Go linear memory; it never shrinks)', ['after', 'memory', 'requests served', '÷ after 1,000'], [
+      ['start-up + latency runs', mb(m0.memoryBytes), m0.served, x(m0.memoryBytes, m1.memoryBytes)],
+      ['1,000 requests', mb(m1.memoryBytes), m1.served, '1.00×'],
+      [`${SOAK.toLocaleString('en')} requests`, mb(m2.memoryBytes), m2.served, x(m2.memoryBytes, m1.memoryBytes)],
+    ]);
+  } finally {
+    await browser.close();
+  }
 } finally {
-  await browser.close();
-  server.stop();
+  for (const v of Object.values(variants)) v.server?.stop();
 }

@@ -16,15 +16,16 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
-/** startStatic runs bin/static on 127.0.0.1:0 and resolves {url, requests(), stop()}. */
-export async function startStatic() {
+/** startStatic runs bin/static on 127.0.0.1:0 and resolves {url, requests(), stop()};
+ *  web is the directory served at /web/ (bin/web: the core; bin/web-baseline: the bench's baseline). */
+export async function startStatic({ web = join(bin, 'web') } = {}) {
   const exe = join(bin, 'static');
-  if (!existsSync(join(bin, 'web', 'kubesandbox.wasm'))) {
-    throw new Error(`${bin}/web is missing: run make web-dist static-server (or make test-browser)`);
+  if (!existsSync(join(web, 'kubesandbox.wasm'))) {
+    throw new Error(`${web} is missing: run make web-dist static-server (or make test-browser)`);
   }
   const child = spawn(exe, [
     '-addr', '127.0.0.1:0', '-debug', '-root', join(repo, 'playground'),
-    '-mount', `/web/=${join(bin, 'web')}`,
+    '-mount', `/web/=${web}`,
     '-mount', `/fixtures/=${join(repo, 'tests', 'browser', 'fixtures')}`,
   ], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
@@ -69,4 +70,52 @@ export async function openSandbox(context, url) {
   await page.goto(url + '/');
   await page.evaluate(() => window.sandbox.ready);
   return page;
+}
+
+/** api runs fetch in the page: {status, body (parsed JSON or text)}. */
+export function api(page, method, path, obj, contentType = 'application/json') {
+  return page.evaluate(async ({ method, path, obj, contentType }) => {
+    const init = { method };
+    if (obj !== undefined) {
+      init.body = typeof obj === 'string' ? obj : JSON.stringify(obj);
+      init.headers = { 'Content-Type': contentType };
+    }
+    const res = await fetch(path, init);
+    const text = await res.text();
+    let body = text;
+    try { body = JSON.parse(text); } catch (e) { /* text */ }
+    return { status: res.status, body };
+  }, { method, path, obj, contentType });
+}
+
+/** sharedWorkers lists the browser's SharedWorker targets (CDP). */
+export async function sharedWorkers(browser) {
+  const cdp = await browser.context.browser().newBrowserCDPSession();
+  try {
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    return targetInfos.filter((t) => t.type === 'shared_worker');
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** killSharedWorkers ends every SharedWorker the way a browser crash of it
+ *  would (CDP Target.closeTarget); returns how many there were. */
+export async function killSharedWorkers(browser) {
+  const workers = await sharedWorkers(browser);
+  const cdp = await browser.context.browser().newBrowserCDPSession();
+  try {
+    for (const w of workers) await cdp.send('Target.closeTarget', { targetId: w.targetId });
+  } finally {
+    await cdp.detach();
+  }
+  return workers.length;
+}
+
+/** closeAll closes pages and waits until no SharedWorker is left. */
+export async function closeAll(browser, pages) {
+  for (const p of pages) await p.close();
+  for (let i = 0; i < 100 && (await sharedWorkers(browser)).length; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
