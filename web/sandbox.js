@@ -92,7 +92,12 @@ export function createSandbox({
     sw.startMessages();
     const url = new URL(swUrl);
     if (prefixes) url.searchParams.set('prefixes', prefixes.join(','));
-    await sw.register(url.href, { scope });
+    // Already controlled by this service worker (a revisit): register in
+    // the background (it checks for an update; measured to take up to 2 s
+    // on a loaded machine) and go on with the running one.
+    const registered = sw.register(url.href, { scope });
+    if (sw.controller && sw.controller.scriptURL === url.href) registered.catch(() => {});
+    else await registered;
     if (!sw.controller) {
       await new Promise((resolve) => sw.addEventListener('controllerchange', resolve, { once: true }));
     }
@@ -207,30 +212,47 @@ export function createSandbox({
   }
 
   /**
-   * watch yields watch events ({type, object}) for a collection path. When
-   * the server ends the stream (watch timeout) it watches again from the
-   * last resourceVersion it saw, so no event is lost or repeated. Stop by
-   * breaking out of the loop or aborting `signal`.
+   * watch yields watch events ({type, object}) for a collection path, from
+   * `resourceVersion` (default: the collection's current one, read with a
+   * one-item list first, so that a resume can never skip events). When the
+   * server ends the stream (watch timeout) or the stream breaks (the worker
+   * was killed and restarted), it watches again from the last
+   * resourceVersion it saw: no event is lost or repeated; if that version
+   * is no longer retained the server answers 410 and watch throws a
+   * WatchError with status 410 (list again). After `retries` broken
+   * streams in a row it throws the network error. Stop by breaking out of
+   * the loop or aborting `signal`.
    */
-  async function* watch(path, { resourceVersion, signal, onEvent } = {}) {
+  async function* watch(path, { resourceVersion, signal, onEvent, retries = 5 } = {}) {
+    const fail = async (res) => {
+      const text = await res.text();
+      let body = text;
+      try { body = JSON.parse(text); } catch (e) { /* not JSON */ }
+      return new WatchError((body && body.message) || `watch ${path}: HTTP ${res.status}`, res.status, body);
+    };
     let rv = resourceVersion;
+    if (!rv) {
+      const url = new URL(path, location.href);
+      url.searchParams.set('limit', '1');
+      const res = await sandboxFetch(url.href, { signal });
+      if (!res.ok) throw await fail(res);
+      rv = (await res.json()).metadata.resourceVersion;
+    }
+    let broken = 0;
     while (!(signal && signal.aborted)) {
       const url = new URL(path, location.href);
       url.searchParams.set('watch', 'true');
-      if (rv) url.searchParams.set('resourceVersion', rv);
+      url.searchParams.set('resourceVersion', rv);
       let res;
       try {
         res = await sandboxFetch(url.href, { signal });
       } catch (err) {
         if (signal && signal.aborted) return;
-        throw err;
+        if (!(err instanceof TypeError) || ++broken > retries) throw err;
+        await new Promise((r) => setTimeout(r, 100 * 2 ** broken));
+        continue;
       }
-      if (!res.ok) {
-        const text = await res.text();
-        let body = text;
-        try { body = JSON.parse(text); } catch (e) { /* not JSON */ }
-        throw new WatchError((body && body.message) || `watch ${path}: HTTP ${res.status}`, res.status, body);
-      }
+      if (!res.ok) throw await fail(res);
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       let buf = '';
       try {
@@ -249,13 +271,16 @@ export function createSandbox({
             }
             const v = ev.object && ev.object.metadata && ev.object.metadata.resourceVersion;
             if (v) rv = v;
+            broken = 0;
             onEvent && onEvent(ev);
             yield ev;
           }
         }
       } catch (err) {
         if (signal && signal.aborted) return;
-        throw err;
+        // a broken stream (TypeError): resume from rv after a pause
+        if (!(err instanceof TypeError) || ++broken > retries) throw err;
+        await new Promise((r) => setTimeout(r, 100 * 2 ** broken));
       } finally {
         reader.cancel().catch(() => {});
       }

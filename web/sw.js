@@ -23,11 +23,13 @@ const PREFIXES = (new URL(self.location.href).searchParams.get('prefixes') ||
   '/api,/apis,/version,/openapi,/livez,/readyz,/healthz').split(',').filter(Boolean);
 const PORT_WAIT_MS = 10000; // how long a request waits for a page to hand over a port
 const STALL_MS = 3000; // no head after this long: check that the worker is alive
+const BEAT_MS = 4000; // while streams are open: check their worker this often
 
 let port = null;
 let waiters = [];
 let nextId = 1;
 const pending = new Map(); // id → {resolve, port, msg, controller, timer}
+let beat = 0; // the heartbeat interval while any stream is open
 
 const CACHE_PREFIX = 'kubesandbox-v1-'; // bump when the cache layout changes
 const PAGES = CACHE_PREFIX + 'pages';
@@ -113,9 +115,13 @@ async function runtimeAsset(e, key) {
   if (Date.now() - refreshedAt > 10000) e.waitUntil(refreshRuntime().catch(() => {}));
   if (!runtimeName) runtimeName = (await caches.keys()).filter((k) => k.startsWith(RUNTIME)).pop() || null;
   const hit = runtimeName && await (await caches.open(runtimeName)).match(key, { ignoreVary: true });
-  // A fresh Response has no url, so a worker keeps its own (worker.js?snapshotEvery=…).
-  return hit ? new Response(hit.body, { status: hit.status, statusText: hit.statusText, headers: hit.headers })
-    : fetch(e.request);
+  if (!hit) return fetch(e.request);
+  // The wasm is answered as stored: the Response keeps its URL, which is
+  // what Chromium keys its compiled-code cache on (a revisit then skips
+  // most of the compile). Scripts get a fresh Response without a URL, so a
+  // worker keeps its own (worker.js?snapshotEvery=…).
+  if (key.endsWith('.wasm')) return hit;
+  return new Response(hit.body, { status: hit.status, statusText: hit.statusText, headers: hit.headers });
 }
 
 // refreshRuntime stores the runtime of the served build: only the scripts
@@ -242,6 +248,7 @@ function onReply(e) {
       },
     });
     r.resolve(response(m.status, m.headers, stream));
+    heartbeat();
   } else if (m.t === 'chunk') {
     if (r.controller) r.controller.enqueue(new Uint8Array(m.data));
   } else if (m.t === 'end') {
@@ -251,6 +258,28 @@ function onReply(e) {
     else if (m.error) r.controller.error(new TypeError(m.error));
     else r.controller.close();
   }
+}
+
+// heartbeat pings the worker behind every open stream (a watch) every
+// BEAT_MS: a worker that was killed closes nothing, so without this its
+// streams would hang silently. A dead worker's streams end with an error
+// (sandbox.watch then resumes from its last resourceVersion) and its port
+// is dropped, so the next request asks a page for a new one.
+function heartbeat() {
+  if (beat) return;
+  beat = setInterval(async () => {
+    const ports = new Set([...pending.values()].filter((r) => r.controller).map((r) => r.port));
+    if (!ports.size) { clearInterval(beat); beat = 0; return; }
+    for (const p of ports) {
+      if (await alive(p)) continue;
+      if (port === p) port = null;
+      for (const [id, r] of pending) {
+        if (r.port !== p || !r.controller) continue;
+        pending.delete(id);
+        try { r.controller.error(new TypeError('the kubesandbox worker stopped')); } catch (e) { /* cancelled */ }
+      }
+    }
+  }, BEAT_MS);
 }
 
 function response(status, headers, body) {

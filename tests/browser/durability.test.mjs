@@ -8,7 +8,7 @@
 // snapshot, so compaction and the watch window's edge are reached quickly.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStatic, launch } from './lib.mjs';
+import { startStatic, launch, api, killSharedWorkers, closeAll as closeAllPages } from './lib.mjs';
 
 let server;
 let browser;
@@ -34,42 +34,9 @@ async function open() {
   return page;
 }
 
-// closeAll closes every page and waits until the SharedWorker is gone.
-async function closeAll(pages) {
-  const cdp = await browser.context.browser().newBrowserCDPSession();
-  for (const p of pages) await p.close();
-  for (let i = 0; i < 100; i++) {
-    const { targetInfos } = await cdp.send('Target.getTargets');
-    if (!targetInfos.some((t) => t.type === 'shared_worker')) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  await cdp.detach();
-}
-
-// killWorker ends the SharedWorker the way a browser crash of it would.
+const closeAll = (pages) => closeAllPages(browser, pages);
 async function killWorker() {
-  const cdp = await browser.context.browser().newBrowserCDPSession();
-  const { targetInfos } = await cdp.send('Target.getTargets');
-  const workers = targetInfos.filter((t) => t.type === 'shared_worker');
-  assert.equal(workers.length, 1, 'one SharedWorker');
-  await cdp.send('Target.closeTarget', { targetId: workers[0].targetId });
-  await cdp.detach();
-}
-
-// api runs fetch in the page: {status, body (parsed JSON or text)}.
-function api(page, method, path, obj, contentType = 'application/json') {
-  return page.evaluate(async ({ method, path, obj, contentType }) => {
-    const init = { method };
-    if (obj !== undefined) {
-      init.body = typeof obj === 'string' ? obj : JSON.stringify(obj);
-      init.headers = { 'Content-Type': contentType };
-    }
-    const res = await fetch(path, init);
-    const text = await res.text();
-    let body = text;
-    try { body = JSON.parse(text); } catch (e) { /* text */ }
-    return { status: res.status, body };
-  }, { method, path, obj, contentType });
+  assert.equal(await killSharedWorkers(browser), 1, 'one SharedWorker');
 }
 
 const cm = (name, data = { k: 'v' }) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
