@@ -3,6 +3,7 @@ package patch
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
@@ -43,6 +44,20 @@ func FuzzMergePatch(f *testing.F) {
 		}
 		if json.Valid(original) && !json.Valid(out) {
 			t.Fatalf("invalid output %q", out)
+		}
+		// The map-based merge agrees with the library's (v5) wherever
+		// both sides are objects, up to key order.
+		if firstByte(original) != '{' || firstByte(patch) != '{' {
+			return
+		}
+		lib, err := mergeV5(original, patch)
+		if err != nil {
+			return
+		}
+		a, errA := decodeNumbers(out)
+		b, errB := decodeNumbers(lib)
+		if errA != nil || errB != nil || !reflect.DeepEqual(a, b) {
+			t.Fatalf("map merge and json-patch v5 differ:\n ours %s\n v5   %s", out, lib)
 		}
 	})
 }
