@@ -15,6 +15,11 @@
 // IndexedDB (written through: a write is answered once it is stored), so
 // reloading every tab, or the browser ending the worker, loses nothing. Plain fetch('/api/…') from the
 // page works too once `ready` resolves: the service worker answers it.
+// Several clusters on one page: createSandbox({ sandbox: 'ex1' }) is a
+// cluster of its own (its own SharedWorker and IndexedDB database), whose
+// API is at /sandbox/ex1/api/… ; its fetch() and watch() add that base to
+// root-relative paths (ks.base is '/sandbox/ex1'). Sandboxes never see each
+// other's objects.
 // Without SharedWorker (e.g. Chrome on Android) the origin's tabs elect a
 // leader with Web Locks (lock '<name>-leader', held for the tab's life):
 // the leader runs the core in a dedicated Worker and hands the service
@@ -44,8 +49,17 @@ export function createSandbox({
   scope = '/',
   prefixes, // e.g. ['/api', '/apis']; default: the service worker's list
   name = 'kubesandbox',
+  sandbox = '', // '' = the origin's default cluster; else a cluster of its own
+  sandboxes = '/sandbox/', // where named sandboxes live (the service worker's ?sandboxes=)
   onProgress = () => {},
 } = {}) {
+  const base = sandbox ? sandboxes + encodeURIComponent(sandbox) : '';
+  if (sandbox) {
+    name = `${name}:${sandbox}`;
+    const u = new URL(workerUrl, location.href);
+    u.searchParams.set('db', `kubesandbox:${sandbox}`);
+    workerUrl = u.href;
+  }
   const sw = navigator.serviceWorker;
   let worker = null; // the SharedWorker, or the leader's dedicated Worker
   let port = null; // where page messages go: worker.port, or the dedicated Worker
@@ -65,7 +79,7 @@ export function createSandbox({
     if (!worker || !target) return;
     const ch = new MessageChannel();
     port.postMessage({ t: 'connect' }, [ch.port1]);
-    target.postMessage({ type: 'kubesandbox:port' }, [ch.port2]);
+    target.postMessage({ type: 'kubesandbox:port', sandbox }, [ch.port2]);
     info.portsHanded++;
   }
 
@@ -85,13 +99,14 @@ export function createSandbox({
 
     // 2. The router: hand it a port when it asks (after each restart).
     sw.addEventListener('message', async (e) => {
-      if (!e.data || e.data.type !== 'kubesandbox:need-port') return;
+      if (!e.data || e.data.type !== 'kubesandbox:need-port' || (e.data.sandbox || '') !== sandbox) return;
       if (channel && !leader) { channel.postMessage({ t: 'need-port' }); return; }
       await answerNeedPort(e.source);
     });
     sw.startMessages();
     const url = new URL(swUrl);
     if (prefixes) url.searchParams.set('prefixes', prefixes.join(','));
+    if (sandboxes !== '/sandbox/') url.searchParams.set('sandboxes', sandboxes);
     // Already controlled by this service worker (a revisit): register in
     // the background (it checks for an update; measured to take up to 2 s
     // on a loaded machine) and go on with the running one.
@@ -206,9 +221,13 @@ export function createSandbox({
 
   let ready = start();
 
+  // apiURL resolves a path against the page, adding this sandbox's base
+  // to root-relative paths: '/api/v1/pods' → /sandbox/ex1/api/v1/pods.
+  const apiURL = (path) => new URL(base && String(path).startsWith('/') && !String(path).startsWith('//') ? base + path : path, location.href);
+
   async function sandboxFetch(path, init) {
     await ready;
-    return fetch(new URL(path, location.href), init);
+    return fetch(apiURL(path), init);
   }
 
   /**
@@ -232,7 +251,7 @@ export function createSandbox({
     };
     let rv = resourceVersion;
     if (!rv) {
-      const url = new URL(path, location.href);
+      const url = apiURL(path);
       url.searchParams.set('limit', '1');
       const res = await sandboxFetch(url.href, { signal });
       if (!res.ok) throw await fail(res);
@@ -240,7 +259,7 @@ export function createSandbox({
     }
     let broken = 0;
     while (!(signal && signal.aborted)) {
-      const url = new URL(path, location.href);
+      const url = apiURL(path);
       url.searchParams.set('watch', 'true');
       url.searchParams.set('resourceVersion', rv);
       let res;
@@ -332,7 +351,7 @@ export function createSandbox({
   }
 
   return {
-    get ready() { return ready; }, fetch: sandboxFetch, watch, stats, info,
+    get ready() { return ready; }, fetch: sandboxFetch, watch, stats, info, base,
     export: exportState, import: importState, reset,
     /** _fault makes every IndexedDB write fail with that DOMException name (tests); null clears. */
     _fault: (name) => control('fault', name || null),

@@ -3,8 +3,15 @@
 // MessagePort; every other request passes through untouched.
 //
 // A service worker cannot start a SharedWorker, so it asks a controlled
-// page for a port ({type:'kubesandbox:need-port'}), and a page sends one
-// ({type:'kubesandbox:port'} + [port]) — on request and whenever it starts.
+// page for a port ({type:'kubesandbox:need-port', sandbox}), and a page sends one
+// ({type:'kubesandbox:port', sandbox} + [port]) — on request and whenever it starts.
+//
+// Several clusters can live on one origin: /sandbox/<name>/api/… (any
+// prefix below /sandbox/<name>) goes to the sandbox named <name> — its own
+// SharedWorker and IndexedDB database — with /sandbox/<name> stripped, so
+// its core sees /api/…; the plain prefixes go to the default sandbox ('').
+// A docs page gives each example its own cluster this way. Configure the
+// root with sw.js?sandboxes=/other/.
 // The browser stops idle service workers (~30 s); the next request simply
 // asks again. Configure prefixes with sw.js?prefixes=/api,/apis,…
 //
@@ -21,11 +28,12 @@
 
 const PREFIXES = (new URL(self.location.href).searchParams.get('prefixes') ||
   '/api,/apis,/version,/openapi,/livez,/readyz,/healthz').split(',').filter(Boolean);
+const SANDBOXES = new URL(self.location.href).searchParams.get('sandboxes') || '/sandbox/';
 const PORT_WAIT_MS = 10000; // how long a request waits for a page to hand over a port
 const STALL_MS = 3000; // no head after this long: check that the worker is alive
 const BEAT_MS = 4000; // while streams are open: check their worker this often
 
-let port = null;
+const ports = new Map(); // sandbox name ('' = default) → MessagePort to its worker
 let waiters = [];
 let nextId = 1;
 const pending = new Map(); // id → {resolve, port, msg, controller, timer}
@@ -53,7 +61,7 @@ self.addEventListener('activate', (e) => e.waitUntil((async () => {
 
 self.addEventListener('message', (e) => {
   if (!e.data || e.data.type !== 'kubesandbox:port' || !e.ports[0]) return;
-  setPort(e.ports[0]);
+  setPort(String(e.data.sandbox || ''), e.ports[0]);
   // A page may have loaded before this worker controlled it (the first
   // visit): store it and what it references, so it also works offline.
   if (e.source && e.source.url) e.waitUntil(warm([e.source.url]).catch(() => {}));
@@ -62,8 +70,10 @@ self.addEventListener('message', (e) => {
 self.addEventListener('fetch', (e) => {
   const url = new URL(e.request.url);
   if (url.origin !== self.location.origin) return;
-  if (PREFIXES.some((p) => url.pathname === p || url.pathname.startsWith(p + '/'))) {
-    e.respondWith(forward(e.request, e.clientId));
+  const api = route(url.pathname);
+  if (api) {
+    url.pathname = api.path;
+    e.respondWith(forward(e.request, url.href, api.sandbox, e.clientId));
     return;
   }
   const r = e.request;
@@ -73,12 +83,26 @@ self.addEventListener('fetch', (e) => {
   else if (url.href !== SUM) e.respondWith(staleWhileRevalidate(e));
 });
 
+const isAPI = (path) => PREFIXES.some((p) => path === p || path.startsWith(p + '/'));
+
+// route tells which sandbox answers path, and the path its core sees:
+//   /api/v1/pods             → {sandbox: '', path: '/api/v1/pods'}
+//   /sandbox/ex1/api/v1/pods → {sandbox: 'ex1', path: '/api/v1/pods'}
+//   /sandbox/ex1/index.html  → null (not an API path: the network's)
+function route(path) {
+  if (path.startsWith(SANDBOXES)) {
+    const rest = path.slice(SANDBOXES.length);
+    const i = rest.indexOf('/');
+    if (i > 0 && isAPI(rest.slice(i))) return { sandbox: decodeURIComponent(rest.slice(0, i)), path: rest.slice(i) };
+  }
+  return isAPI(path) ? { sandbox: '', path } : null;
+}
+
 function cacheable(href) {
   const u = new URL(href);
   const path = u.pathname;
   u.search = '';
-  return href.startsWith(self.registration.scope) && !ASSETS.includes(u.href) && u.href !== SUM &&
-    !PREFIXES.some((p) => path === p || path.startsWith(p + '/'));
+  return href.startsWith(self.registration.scope) && !ASSETS.includes(u.href) && u.href !== SUM && !route(path);
 }
 
 // warm stores pages not yet in the pages cache and, transitively, the
@@ -162,18 +186,21 @@ async function staleWhileRevalidate(e) {
   return hit || net;
 }
 
-function setPort(p) {
-  port = p;
+function setPort(sandbox, p) {
+  ports.set(sandbox, p);
   p.onmessage = onReply;
-  for (const w of waiters.splice(0)) w(p);
+  for (const w of waiters.filter((w) => w.sandbox === sandbox)) w.resolve(p);
+  waiters = waiters.filter((w) => w.sandbox !== sandbox);
 }
 
-async function getPort(clientId) {
-  if (port) return port;
-  const got = new Promise((resolve) => waiters.push(resolve));
+// getPort returns the sandbox's port, asking the requesting page (or every
+// page) for one when there is none.
+async function getPort(sandbox, clientId) {
+  if (ports.has(sandbox)) return ports.get(sandbox);
+  const got = new Promise((resolve) => waiters.push({ sandbox, resolve }));
   const c = clientId && await self.clients.get(clientId);
   for (const w of c ? [c] : await self.clients.matchAll({ type: 'window' })) {
-    w.postMessage({ type: 'kubesandbox:need-port' });
+    w.postMessage({ type: 'kubesandbox:need-port', sandbox });
   }
   let timer;
   const late = new Promise((_, reject) => {
@@ -182,15 +209,15 @@ async function getPort(clientId) {
   try { return await Promise.race([got, late]); } finally { clearTimeout(timer); }
 }
 
-async function forward(request, clientId) {
+async function forward(request, url, sandbox, clientId) {
   const body = request.method === 'GET' || request.method === 'HEAD' ? null : await request.arrayBuffer();
-  const msg = { t: 'req', id: 0, method: request.method, url: request.url, headers: [...request.headers], body };
+  const msg = { t: 'req', id: 0, method: request.method, url, headers: [...request.headers], body };
   for (let attempt = 0; attempt < 2; attempt++) {
     let p;
-    try { p = await getPort(clientId); } catch (err) { return unavailable(err.message); }
+    try { p = await getPort(sandbox, clientId); } catch (err) { return unavailable(err.message); }
     const res = await send(p, { ...msg, id: nextId++ }, request.signal);
     if (res !== 'dead') return res;
-    if (port === p) port = null; // the worker behind it is gone: ask for a new one
+    if (ports.get(sandbox) === p) ports.delete(sandbox); // the worker behind it is gone: ask for a new one
   }
   return unavailable('the kubesandbox worker does not answer');
 }
@@ -268,11 +295,11 @@ function onReply(e) {
 function heartbeat() {
   if (beat) return;
   beat = setInterval(async () => {
-    const ports = new Set([...pending.values()].filter((r) => r.controller).map((r) => r.port));
-    if (!ports.size) { clearInterval(beat); beat = 0; return; }
-    for (const p of ports) {
+    const open = new Set([...pending.values()].filter((r) => r.controller).map((r) => r.port));
+    if (!open.size) { clearInterval(beat); beat = 0; return; }
+    for (const p of open) {
       if (await alive(p)) continue;
-      if (port === p) port = null;
+      for (const [k, v] of ports) if (v === p) ports.delete(k);
       for (const [id, r] of pending) {
         if (r.port !== p || !r.controller) continue;
         pending.delete(id);

@@ -287,7 +287,7 @@ function endAll(message) {
 
 // ---- IndexedDB: the snapshot + event log behind the Go store (wasm/idb.go) ----
 
-const DB_NAME = 'kubesandbox';
+const DB_NAME = PARAMS.get('db') || 'kubesandbox'; // one database per sandbox (sandbox.js sets db=)
 let dbOpen = null;
 let dbFault = null; // a DOMException name every write fails with (tests)
 const dbStats = { writes: 0, records: 0, snapshots: 0, millis: 0, failed: 0, loadMillis: 0, loadedRecords: 0 };

@@ -34,6 +34,24 @@ export function boot() {
   return sandbox;
 }
 
+const named = new Map();
+
+/** bootNamed returns the sandbox called name, a cluster of its own (see
+ *  createSandbox's `sandbox` option): its API is at ks.base + '/api/…'.
+ *  Examples that give the same name share it. */
+export function bootNamed(name, { onProgress: report = () => {} } = {}) {
+  if (!named.has(name)) {
+    const base = new URL('../web/', import.meta.url).href;
+    const reporters = new Set();
+    const ks = import(base + 'sandbox.js').then(({ createSandbox }) =>
+      createSandbox({ sandbox: name, onProgress: (p) => { for (const r of reporters) r(p); } }));
+    named.set(name, { ks, reporters });
+  }
+  const { ks, reporters } = named.get(name);
+  reporters.add(report);
+  return ks.then(async (s) => { await s.ready; reporters.delete(report); return s; });
+}
+
 /** progressText describes a progress report for people: "downloading 3.1 of 9.5 MB". */
 export function progressText({ phase, loaded, total }) {
   const mb = (n) => (n / 1e6).toFixed(1);

@@ -19,9 +19,13 @@
 //
 // Each example runs in a namespace of its own (created when it first
 // runs, named after the example plus a random suffix), so several examples
-// on a page never see each other's objects.
+// on a page do not meet by accident. For isolation, give an example a
+// sandbox: <kube-example sandbox="ex1" …> runs in a cluster of its own
+// (its own SharedWorker and IndexedDB, its API under /sandbox/ex1/); an
+// example in another sandbox cannot read its objects. Examples naming the
+// same sandbox share it.
 import { h } from './dom.js';
-import { boot, onProgress, progressText } from './boot.js';
+import { boot, bootNamed, onProgress, progressText } from './boot.js';
 import { loadScenario } from './scenario.js';
 import { scenarioView } from './scenario-view.js';
 import { parse as parseYAML } from './yaml.js';
@@ -54,13 +58,19 @@ class KubeExample extends HTMLElement {
     this.shadowRoot.querySelector('.ex-head h2').textContent = title;
     const id = this.getAttribute('scenario') || this.id || `example-${++counter}`;
     const prefix = this.getAttribute('namespace') || `ex-${id}`;
-    this.view = scenarioView({ ...scenario, id }, { prefix, compact: true });
+    const own = this.getAttribute('sandbox');
+    const base = own ? '/sandbox/' + encodeURIComponent(own) : ''; // = the sandbox's ks.base
+    this.view = scenarioView({ ...scenario, id }, { prefix, base, compact: true });
     this.host.append(this.view.el);
-    const ks = boot();
-    const off = onProgress((p) => { if (p.phase !== 'ready') this.status.textContent = progressText(p); });
-    await ks.ready;
-    off();
-    this.status.textContent = `runs in its own namespace (${prefix}-…)`;
+    const report = (p) => { if (p.phase !== 'ready') this.status.textContent = progressText(p); };
+    if (own) {
+      await bootNamed(own, { onProgress: report });
+    } else {
+      const off = onProgress(report);
+      await boot().ready;
+      off();
+    }
+    this.status.textContent = own ? `runs in sandbox ${own}, namespace ${prefix}-…` : `runs in its own namespace (${prefix}-…)`;
     this.host.inert = false;
     this.dataset.state = 'ready';
     if (this.hasAttribute('autorun')) this.run();

@@ -23,11 +23,12 @@ export function rich(text) {
 }
 
 /**
- * scenarioView(scenario, {onOpen(req), prefix, compact}) → {el, runAll(), done}
+ * scenarioView(scenario, {onOpen(req), prefix, base, compact}) → {el, runAll(), done}
+ * base: the sandbox's API base ("" or e.g. "/sandbox/ex1", see web/sandbox.js).
  * onOpen: "open in console" for a step's request (the playground only).
  */
-export function scenarioView(scenario, { onOpen, prefix, compact = false } = {}) {
-  let run = new Run(scenario, { prefix });
+export function scenarioView(scenario, { onOpen, prefix, base = '', compact = false } = {}) {
+  let run = new Run(scenario, { prefix, base });
   let next = 0;
   let busy = false;
   const nsNote = h('span.ns-note.muted');
@@ -132,7 +133,7 @@ export function scenarioView(scenario, { onOpen, prefix, compact = false } = {})
   }
 
   function startOver() {
-    run = new Run(scenario, { prefix });
+    run = new Run(scenario, { prefix, base });
     next = 0;
     nsNote.textContent = '';
     progress.textContent = '';

@@ -50,18 +50,20 @@ export function fill(value, vars) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export class Run {
-  /** prefix: the start of the namespace name (a DNS label); the run adds a random suffix. */
-  constructor(scenario, { prefix } = {}) {
+  /** prefix: the start of the namespace name (a DNS label); the run adds a random suffix.
+   *  base: put before every request path, e.g. '/sandbox/ex1' (a sandbox of its own). */
+  constructor(scenario, { prefix, base = '' } = {}) {
     this.scenario = scenario;
-    const base = String(prefix || scenario.id || 'demo').toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 40).replace(/-+$/, '');
-    this.vars = { ns: `${base}-${Math.random().toString(36).slice(2, 7)}` };
+    this.base = base;
+    const stem = String(prefix || scenario.id || 'demo').toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 40).replace(/-+$/, '');
+    this.vars = { ns: `${stem}-${Math.random().toString(36).slice(2, 7)}` };
     this.ready = null;
   }
 
   /** setup creates the run's namespace (once). */
   setup() {
     if (!this.ready) {
-      this.ready = send({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: this.vars.ns, labels: { 'playground.kubesandbox.dev/scenario': String(this.scenario.id || 'inline').slice(0, 63) } } } })
+      this.ready = send({ method: 'POST', path: this.base + '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: this.vars.ns, labels: { 'playground.kubesandbox.dev/scenario': String(this.scenario.id || 'inline').slice(0, 63) } } } })
         .then((res) => {
           if (res.status !== 201 && res.status !== 409) throw new Error(`creating namespace ${this.vars.ns}: HTTP ${res.status} ${res.text}`);
           return res;
@@ -101,7 +103,7 @@ export class Run {
     }
     // Explain an apply conflict with the stored values.
     if (out.res.status === 409 && out.req.contentType === 'application/apply-patch+yaml') {
-      const live = await send({ method: 'GET', path: out.req.path });
+      const live = await send({ method: 'GET', path: this.base + out.req.path });
       out.live = live.status === 200 ? live.body : null;
     }
     for (const [k, p] of Object.entries(step.capture || {})) this.vars[k] = get(out.res.body, p);
@@ -114,7 +116,7 @@ export class Run {
     let res;
     for (let t = 0; ; t++) {
       const body = req.body == null ? null : req.contentType === 'application/apply-patch+yaml' && typeof req.body !== 'string' ? JSON.stringify(req.body) : req.body;
-      res = await send({ ...req, body });
+      res = await send({ ...req, path: this.base + req.path, body });
       if (!retry || res.status !== retry.status || t >= (retry.times || 10)) break;
       await sleep(retry.delayMs || 150);
     }
@@ -132,7 +134,7 @@ export class Run {
     const t0 = performance.now();
     let res;
     try {
-      const url = req.path + '?' + new URLSearchParams(Object.entries(q).filter(([, v]) => v !== '' && v != null)).toString();
+      const url = this.base + req.path + '?' + new URLSearchParams(Object.entries(q).filter(([, v]) => v !== '' && v != null)).toString();
       const r = await fetch(url, { signal: ctl.signal });
       res = { method: 'GET', path: url, status: r.status, statusText: r.statusText, headers: [...r.headers], warnings: [], body: null, text: '', ms: 0, contentType: r.headers.get('content-type') || '' };
       if (!r.ok) {

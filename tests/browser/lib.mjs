@@ -68,6 +68,7 @@ export async function openSandbox(context, url) {
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error('[page error]', e.message));
   await page.goto(url + '/');
+  await page.waitForFunction(() => window.sandbox);
   await page.evaluate(() => window.sandbox.ready);
   return page;
 }
@@ -105,7 +106,12 @@ export async function killSharedWorkers(browser) {
   const workers = await sharedWorkers(browser);
   const cdp = await browser.context.browser().newBrowserCDPSession();
   try {
-    for (const w of workers) await cdp.send('Target.closeTarget', { targetId: w.targetId });
+    for (const w of workers) {
+      // it may have ended on its own meanwhile (its last page closed)
+      await cdp.send('Target.closeTarget', { targetId: w.targetId }).catch((e) => {
+        if (!/No target/.test(e.message)) throw e;
+      });
+    }
   } finally {
     await cdp.detach();
   }
