@@ -14,8 +14,9 @@ build:
 serve: build
 	$(BIN)/kubesandbox -addr $(ADDR) -kubeconfig $(BIN)/kubeconfig.yaml
 
-## test: every test (Go incl. the conformance replay, reference module, browser)
-test: test-go test-reference test-browser test-clients-node
+## test: every test (Go incl. the conformance replay, reference module,
+## browser, Node client, and every fuzz target for a short budget)
+test: test-go test-reference test-browser test-clients-node test-fuzz
 
 test-go:
 	$(GO) vet ./...
