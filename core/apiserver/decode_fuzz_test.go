@@ -41,7 +41,7 @@ func FuzzDecodeObject(f *testing.F) {
 		`{"a":1,"a":2}`,
 		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y\n",
 		"a: &a [*a, *a]\nb: &b [*a, *a, *a]\nc: &c [*b, *b, *b]\n", // alias bomb
-		strings.Repeat("[", 1000) + strings.Repeat("]", 1000),     // deep nesting
+		strings.Repeat("[", 1000) + strings.Repeat("]", 1000),      // deep nesting
 		strings.Repeat("- ", 500) + "x",
 		"k8s\x00\n\x0f\n\x02v1\x12\tConfigMap\x12\x10\n\x0e\n\x01a\x12\x00\x1a\x00\"\x00*\x002\x00",
 		"k8s\x00\n\x00\x12\xff\xff",
@@ -138,7 +138,6 @@ func FuzzContinueToken(f *testing.F) {
 	})
 }
 
-
 func FuzzListOptions(f *testing.F) {
 	f.Add("resourceVersion=0&limit=1", false)
 	f.Add("resourceVersion=10&resourceVersionMatch=Exact", false)
@@ -193,4 +192,3 @@ func FuzzListOptions(f *testing.F) {
 		}
 	})
 }
-
