@@ -74,11 +74,14 @@ const browser = createBrowser($('#panel-browse'), { onOpen: openInConsole, onWat
 const scenarioNav = $('#scenario-list');
 const scenarioHost = $('#scenario-host');
 const views = new Map();
+let wanted = null; // the scenario asked for last: a slower, earlier load must not replace it
 async function openScenario(id) {
+  wanted = id;
   if (!views.has(id)) {
     const s = await loadScenario(id);
-    views.set(id, scenarioView(s, { onOpen: openInConsole }));
+    if (!views.has(id)) views.set(id, scenarioView(s, { onOpen: openInConsole }));
   }
+  if (wanted !== id) return views.get(id);
   scenarioHost.replaceChildren(views.get(id).el);
   for (const b of scenarioNav.querySelectorAll('button')) b.setAttribute('aria-current', String(b.dataset.id === id));
   history.replaceState(null, '', `#scenarios/${id}`);
@@ -87,8 +90,8 @@ async function openScenario(id) {
 scenarioIndex().then((list) => {
   scenarioNav.replaceChildren(...list.map((s, i) => h('li', h('button.nav-item', { type: 'button', dataset: { id: s.id }, onclick: () => openScenario(s.id) }, h('span.num', `${i + 1}. `), s.title))));
   const [tab, id] = location.hash.slice(1).split('/');
-  if (tab === 'scenarios') openScenario(id || list[0].id);
-  else scenarioHost.replaceChildren(h('p.muted', 'Pick a scenario. Each one runs real requests in a namespace of its own, and explains every step.'));
+  if (tab === 'scenarios') { if (!wanted) openScenario(id || list[0].id); } // unless one was opened meanwhile
+  else if (!wanted) scenarioHost.replaceChildren(h('p.muted', 'Pick a scenario. Each one runs real requests in a namespace of its own, and explains every step.'));
 });
 
 // ---- reset / export / import (web/sandbox.js may offer them)

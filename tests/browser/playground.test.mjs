@@ -58,7 +58,10 @@ const texts = (page, sel) => page.$$eval(sel, (els) => els.map((e) => e.textCont
 async function runScenario(page, id) {
   await page.evaluate((s) => window.playground.openScenario(s), id);
   const root = `.scenario[data-scenario="${id}"]`;
-  await page.click(`${root} button.run-all`);
+  await page.click(`${root} button.run-all`).catch(async (e) => {
+    const html = await page.evaluate(() => document.querySelector('#scenario-host').innerHTML.slice(0, 300));
+    throw new Error(`${e.message}\npage errors: ${JSON.stringify(page.errors)}\nscenario host: ${html}`);
+  });
   await page.waitForSelector(`${root}[data-done=true]`, { timeout: 2 * WAIT });
   return root;
 }
