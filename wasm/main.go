@@ -50,6 +50,7 @@ import (
 var options = apiserver.Options{MinWatchSeconds: 240, MaxWatchSeconds: 270, Controllers: false}
 
 func main() {
+	jsglue.MarkMain()
 	var handler *apiserver.Server
 	var log *persist.Log
 	if db := newIDB(); db != nil {

@@ -151,7 +151,7 @@ export function createSandbox({
               (err) => channel.postMessage({ t: 'control-reply', to: m.from, id: m.id, error: String(err && err.message || err) }));
           }
         } else if (m.t === 'ready') {
-          Object.assign(info, { instance: m.instance, startMillis: m.startMillis, compileMillis: m.compileMillis });
+          Object.assign(info, { instance: m.instance, startMillis: m.startMillis, compileMillis: m.compileMillis, goMillis: m.goMillis });
           resolve();
         } else if (m.t === 'control-reply' && m.to === me) {
           const x = controlWaiters.get(m.id);
@@ -172,7 +172,7 @@ export function createSandbox({
   }
 
   function readyMessage() {
-    return { t: 'ready', instance: info.instance, startMillis: info.startMillis, compileMillis: info.compileMillis };
+    return { t: 'ready', instance: info.instance, startMillis: info.startMillis, compileMillis: info.compileMillis, goMillis: info.goMillis };
   }
 
   // connectWorker starts or joins the SharedWorker (the leader: starts its
@@ -199,7 +199,7 @@ export function createSandbox({
           if (x) m.error ? x.reject(new Error(m.error)) : x.resolve(m.result);
         }
         else if (m.t === 'progress') onProgress({ phase: m.phase, loaded: m.loaded, total: m.total });
-        else if (m.t === 'state' && m.state === 'ready') { info.instance = m.instance; info.startMillis = m.startMillis; info.compileMillis = m.compileMillis; onProgress({ phase: 'ready', loaded: 1, total: 1 }); if (leader) channel.postMessage(readyMessage()); resolve(); }
+        else if (m.t === 'state' && m.state === 'ready') { info.instance = m.instance; info.startMillis = m.startMillis; info.compileMillis = m.compileMillis; info.goMillis = m.goMillis; onProgress({ phase: 'ready', loaded: 1, total: 1 }); if (leader) channel.postMessage(readyMessage()); resolve(); }
         else if (m.t === 'state' && m.state === 'failed') reject(new Error('kubesandbox core failed: ' + m.error));
       };
       w.onerror = (e) => reject(new Error('kubesandbox worker failed to load: ' + (e.message || workerUrl)));

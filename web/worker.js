@@ -42,6 +42,7 @@ const INSTANCE = Math.random().toString(36).slice(2); // tells tabs they share o
 let state = 'loading'; // loading → ready | failed
 let startMillis = 0; // fetch + compile + instantiate + Go init, as this worker measured it
 let compileMillis = 0; // fetch + compile + instantiate only
+let goMillis = null; // {init, serve}: Go's package init, then New/restore until serving (wasm/main.go)
 let failure = null;
 let lastProgress = null;
 const pages = new Set(); // connection ports, for progress and state
@@ -63,7 +64,7 @@ function progress(phase, loaded, total) {
 }
 
 function stateMessage() {
-  return { t: 'state', state, error: failure, instance: INSTANCE, startMillis, compileMillis };
+  return { t: 'state', state, error: failure, instance: INSTANCE, startMillis, compileMillis, goMillis };
 }
 
 function setState(s, err) {
@@ -120,11 +121,15 @@ async function run(go, instance, t0) {
     self.kubesandboxReady = (failure) => (failure ? reject(new Error(failure)) : resolve());
   });
   stopping = false;
+  const runAt = performance.now();
+  self.kubesandboxTimings = null;
   goExited = go.run(instance).then(() => {
     if (!stopping && state === 'ready') setState('failed', 'the Go program exited');
   });
   await ready;
   startMillis = performance.now() - t0;
+  const tm = self.kubesandboxTimings;
+  goMillis = tm ? { init: tm.main - runAt, serve: tm.serving - tm.main } : null;
   setState('ready');
 }
 

@@ -79,8 +79,26 @@ func Install(h http.Handler, control Control, shutdown func()) (release func()) 
 	}
 }
 
-// Ready calls kubesandboxReady(), or kubesandboxReady(failure).
+// performance.now() when main began: package initialisation is over by
+// then (Go runs every package's init before main).
+var mainAt = js.Global().Get("performance").Call("now").Float()
+
+// Now is performance.now() in milliseconds.
+func Now() float64 { return js.Global().Get("performance").Call("now").Float() }
+
+// MarkMain records the start of main; call it first thing in main (the
+// package variable above is set during init, before it).
+func MarkMain() { mainAt = Now() }
+
+// Ready calls kubesandboxReady(), or kubesandboxReady(failure). Before it
+// sets self.kubesandboxTimings = {main, serving} (performance.now() at
+// main's start and now), from which web/worker.js reports Go's package
+// init and its New/restore time.
 func Ready(failure string) {
+	t := js.Global().Get("Object").New()
+	t.Set("main", mainAt)
+	t.Set("serving", Now())
+	js.Global().Set("kubesandboxTimings", t)
 	if f := js.Global().Get("kubesandboxReady"); f.Type() == js.TypeFunction {
 		if failure == "" {
 			f.Invoke()

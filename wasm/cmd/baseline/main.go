@@ -18,6 +18,7 @@ import (
 const version = `{"major":"1","minor":"32","gitVersion":"v1.32.0-baseline","platform":"js/wasm"}`
 
 func main() {
+	jsglue.MarkMain()
 	mux := http.NewServeMux()
 	mux.HandleFunc("/version", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
