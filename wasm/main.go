@@ -40,6 +40,7 @@ import (
 	"syscall/js"
 
 	"github.com/kubesandbox/kubesandbox/core/apiserver"
+	"github.com/kubesandbox/kubesandbox/core/builtin"
 	"github.com/kubesandbox/kubesandbox/core/persist"
 	"github.com/kubesandbox/kubesandbox/wasm/jsglue"
 )
@@ -47,10 +48,13 @@ import (
 // options: browsers cap event lifetimes, so watches end after a
 // randomised 4–4.5 minutes and sandbox.watch resumes them; the in-process
 // controllers stay off here (pure API; see README).
-var options = apiserver.Options{MinWatchSeconds: 240, MaxWatchSeconds: 270, Controllers: false}
+var options = apiserver.Options{MinWatchSeconds: 240, MaxWatchSeconds: 270} // Controllers: nil — not linked here
 
 func main() {
 	jsglue.MarkMain()
+	// The built-in catalogue (schemas) first, timed apart from the restore.
+	builtin.Definitions()
+	jsglue.Mark("catalogue")
 	var handler *apiserver.Server
 	var log *persist.Log
 	if db := newIDB(); db != nil {

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
-	"github.com/kubesandbox/kubesandbox/core/controllers"
 	"github.com/kubesandbox/kubesandbox/core/openapi"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 	"github.com/kubesandbox/kubesandbox/core/store"
@@ -36,10 +35,12 @@ type Options struct {
 	// Persister restores the saved state at start and makes every write
 	// durable before it is acknowledged (nil: memory only).
 	Persister store.Durable
-	// Controllers runs the in-process controllers: garbage collector,
-	// workloads (Deployment → ReplicaSet → Pods), kubelet-less pods. Off
-	// for pure API demos and for conformance replay.
-	Controllers bool
+	// Controllers, when set, starts in-process controllers against the
+	// server once it is built and stops them (ctx ends) on Close — e.g.
+	// core/controllers.Starter (garbage collector, Deployment → ReplicaSet
+	// → Pods, kubelet-less pods). Nil for pure API demos, for conformance
+	// replay and in the browser, which then does not link that package.
+	Controllers func(ctx context.Context, api http.Handler, st *store.Store, now func() time.Time)
 }
 
 // Server is the Kubernetes API as an http.Handler.
@@ -98,10 +99,10 @@ func New(opts Options) *Server {
 		}
 	}
 	s.store.OnCommit(s.watchNamespaceContent)
-	if opts.Controllers {
+	if opts.Controllers != nil {
 		ctx, cancel := context.WithCancel(context.Background())
 		s.stopControllers = cancel
-		controllers.Start(ctx, s, s.store, controllers.Options{Now: opts.Now})
+		opts.Controllers(ctx, s, s.store, opts.Now)
 	}
 	return s
 }

@@ -58,6 +58,13 @@ type Manager struct {
 	nextIP  int
 }
 
+// Starter is Start in the shape of apiserver.Options.Controllers:
+//
+//	apiserver.New(apiserver.Options{Controllers: controllers.Starter})
+func Starter(ctx context.Context, api http.Handler, st *store.Store, now func() time.Time) {
+	Start(ctx, api, st, Options{Now: now})
+}
+
 // Start runs the controllers until ctx ends. api serves the requests, st
 // is the store under it.
 func Start(ctx context.Context, api http.Handler, st *store.Store, opts Options) *Manager {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/kubesandbox/kubesandbox/core/apiserver"
+	"github.com/kubesandbox/kubesandbox/core/controllers"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -351,7 +352,7 @@ func TestControllerConverges(t *testing.T) {
 // out by the in-process controllers; an informer watches its status reach
 // the desired replicas and the Available condition.
 func TestDeploymentInformer(t *testing.T) {
-	c := newCluster(t, apiserver.Options{Controllers: true})
+	c := newCluster(t, apiserver.Options{Controllers: controllers.Starter})
 	cs := c.clientset(t)
 	ctx := context.Background()
 	f := informers.NewSharedInformerFactoryWithOptions(cs, 0, informers.WithNamespace("default"))

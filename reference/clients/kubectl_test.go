@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kubesandbox/kubesandbox/core/apiserver"
+	"github.com/kubesandbox/kubesandbox/core/controllers"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -17,7 +18,7 @@ import (
 // process against the server, one step after another as a user would, and
 // checks the lines a cluster prints.
 func TestKubectl(t *testing.T) {
-	c := newCluster(t, apiserver.Options{Controllers: true})
+	c := newCluster(t, apiserver.Options{Controllers: controllers.Starter})
 
 	t.Run("api-versions", func(t *testing.T) {
 		out := c.mustKubectl(t, "", "api-versions")

@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/kubesandbox/kubesandbox/core/apiserver"
+	"github.com/kubesandbox/kubesandbox/core/controllers"
 )
 
 func main() {
@@ -27,7 +28,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	srv := &http.Server{Handler: apiserver.New(apiserver.Options{Controllers: *ctrl})}
+	opts := apiserver.Options{}
+	if *ctrl {
+		opts.Controllers = controllers.Starter
+	}
+	srv := &http.Server{Handler: apiserver.New(opts)}
 	go srv.Serve(ln)
 
 	url := "http://" + ln.Addr().String()
