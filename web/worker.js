@@ -129,7 +129,7 @@ async function run(go, instance, t0) {
   await ready;
   startMillis = performance.now() - t0;
   const tm = self.kubesandboxTimings;
-  goMillis = tm ? { init: tm.main - runAt, serve: tm.serving - tm.main } : null;
+  goMillis = tm ? { init: tm.main - runAt, serve: tm.serving - tm.main, catalogue: tm.catalogue ? tm.catalogue - tm.main : null } : null;
   setState('ready');
 }
 

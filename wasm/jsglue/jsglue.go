@@ -90,14 +90,22 @@ func Now() float64 { return js.Global().Get("performance").Call("now").Float() }
 // package variable above is set during init, before it).
 func MarkMain() { mainAt = Now() }
 
+var marks = map[string]float64{}
+
+// Mark records performance.now() under name, for kubesandboxTimings.
+func Mark(name string) { marks[name] = Now() }
+
 // Ready calls kubesandboxReady(), or kubesandboxReady(failure). Before it
-// sets self.kubesandboxTimings = {main, serving} (performance.now() at
-// main's start and now), from which web/worker.js reports Go's package
-// init and its New/restore time.
+// sets self.kubesandboxTimings = {main, serving, …marks} (performance.now()
+// at main's start, now, and at each Mark), from which web/worker.js
+// reports Go's package init and its New/restore time.
 func Ready(failure string) {
 	t := js.Global().Get("Object").New()
 	t.Set("main", mainAt)
 	t.Set("serving", Now())
+	for k, v := range marks {
+		t.Set(k, v)
+	}
 	js.Global().Set("kubesandboxTimings", t)
 	if f := js.Global().Get("kubesandboxReady"); f.Type() == js.TypeFunction {
 		if failure == "" {
