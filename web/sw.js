@@ -93,9 +93,16 @@ function route(path) {
   if (path.startsWith(SANDBOXES)) {
     const rest = path.slice(SANDBOXES.length);
     const i = rest.indexOf('/');
-    if (i > 0 && isAPI(rest.slice(i))) return { sandbox: decodeURIComponent(rest.slice(0, i)), path: rest.slice(i) };
+    if (i > 0 && isAPI(rest.slice(i))) return { sandbox: decodeName(rest.slice(0, i)), path: rest.slice(i) };
   }
   return isAPI(path) ? { sandbox: '', path } : null;
+}
+
+// decodeName undoes sandbox.js's encodeURIComponent; a malformed escape
+// stays as it is (no page has that sandbox: the request gets a 503, and
+// it still never goes to the network).
+function decodeName(raw) {
+  try { return decodeURIComponent(raw); } catch (e) { return raw; }
 }
 
 function cacheable(href) {

@@ -64,7 +64,10 @@ test('with no core to answer, an API call gets a 503 Status and never goes to th
   const plain = await browser.context.newPage();
   await plain.goto(server.url + '/fixtures/plain.html');
   assert.equal(await plain.evaluate(() => navigator.serviceWorker.controller !== null), true);
-  const r = await api(plain, 'GET', '/api/v1/namespaces/default/configmaps');
+  // also an API path of a sandbox whose name is a malformed escape
+  const [r, odd] = await Promise.all([api(plain, 'GET', '/api/v1/namespaces/default/configmaps'), api(plain, 'GET', '/sandbox/%E0%A4%A/api/v1/namespaces')]);
+  assert.equal(odd.status, 503);
+  assert.equal(odd.body.reason, 'ServiceUnavailable');
   assert.equal(r.status, 503);
   assert.equal(r.body.kind, 'Status');
   assert.equal(r.body.reason, 'ServiceUnavailable');
