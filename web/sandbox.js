@@ -253,7 +253,13 @@ export function createSandbox({
     if (!rv) {
       const url = apiURL(path);
       url.searchParams.set('limit', '1');
-      const res = await sandboxFetch(url.href, { signal });
+      let res;
+      try {
+        res = await sandboxFetch(url.href, { signal });
+      } catch (err) {
+        if (signal && signal.aborted) return;
+        throw err;
+      }
       if (!res.ok) throw await fail(res);
       rv = (await res.json()).metadata.resourceVersion;
     }
