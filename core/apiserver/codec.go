@@ -146,20 +146,50 @@ func decodeObject(r *http.Request, body []byte, res *resource.Resource) (object,
 		}
 		return nil, apierr.UnsupportedMediaType(ct, types)
 	}
-	// apimachinery's SimpleMetaFactory.Interpret: the same anonymous struct,
-	// so that encoding/json's message names the same type.
+	// One parse; the find-kind probe runs only when its error text is
+	// needed: the body does not decode, or an apiVersion/kind member (which
+	// encoding/json matches case-insensitively) holds a non-string — the
+	// only cases in which the probe fails.
+	obj, err := jsonx.DecodeObject(data)
+	if err == nil && kindMembersAreStrings(obj) {
+		return obj, nil
+	}
+	if perr := probeKind(data); perr != nil {
+		return nil, unrecognized(fmt.Errorf("couldn't get version/kind; json parse error: %v", perr))
+	}
+	if err == nil { // cannot happen (see above); keep the object
+		return obj, nil
+	}
+	return nil, unrecognized(fmt.Errorf("couldn't get version/kind; json parse error: %v", err))
+}
+
+// probeKind is apimachinery's SimpleMetaFactory.Interpret: the same
+// anonymous struct, so that encoding/json's message names the same type.
+func probeKind(data []byte) error {
 	findKind := struct {
 		APIVersion string `json:"apiVersion,omitempty"`
 		Kind       string `json:"kind,omitempty"`
 	}{}
-	if err := json.Unmarshal(data, &findKind); err != nil {
-		return nil, unrecognized(fmt.Errorf("couldn't get version/kind; json parse error: %v", err))
+	return json.Unmarshal(data, &findKind)
+}
+
+// kindMembersAreStrings: every top-level member whose name equals
+// "apiVersion" or "kind" ignoring case is a string or null.
+func kindMembersAreStrings(obj map[string]any) bool {
+	for k, v := range obj {
+		if len(k) != 4 && len(k) != 10 {
+			continue
+		}
+		if !strings.EqualFold(k, "kind") && !strings.EqualFold(k, "apiVersion") {
+			continue
+		}
+		switch v.(type) {
+		case string, nil:
+		default:
+			return false
+		}
 	}
-	obj, err := jsonx.DecodeObject(data)
-	if err != nil {
-		return nil, unrecognized(fmt.Errorf("couldn't get version/kind; json parse error: %v", err))
-	}
-	return obj, nil
+	return true
 }
 
 // summarize shortens a body for error messages as the real server's

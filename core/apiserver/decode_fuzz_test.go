@@ -65,6 +65,23 @@ func FuzzDecodeObject(f *testing.F) {
 			r.Header.Set("Content-Type", ct)
 		}
 		obj, err := decodeObject(r, body, res)
+		// JSON bodies: the same answer as probing apiVersion/kind first
+		// and decoding second (what decodeObject did before it parsed once).
+		if ct := r.Header.Get("Content-Type"); ct == "" || ct == mediaJSON {
+			var want string
+			if perr := probeKind(body); perr != nil {
+				want = "probe: " + perr.Error()
+			} else if _, jerr := jsonx.DecodeObject(body); jerr != nil {
+				want = "decode: " + jerr.Error()
+			}
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if (want == "") != (err == nil) || (want != "" && !strings.Contains(got, want[strings.Index(want, ": ")+2:])) {
+				t.Fatalf("two-pass oracle: %q, single pass: %q", want, got)
+			}
+		}
 		if err != nil {
 			var ae *apierr.Error
 			if !errors.As(err, &ae) {
