@@ -71,6 +71,38 @@ async function checkOutcome(page, results) {
   return { list, maxRV: Math.max(...rvs, Number(list.body.metadata.resourceVersion)) };
 }
 
+test('bad requests through the page → service worker → wasm path get the real Status and change nothing', async () => {
+  const page = await open();
+  const before = await api(page, 'GET', CM);
+  const cases = await page.evaluate(async (path) => {
+    const send = async (method, url, body, type = 'application/json') => {
+      const r = await fetch(url, { method, body, headers: body == null ? {} : { 'Content-Type': type } });
+      const text = await r.text();
+      let j = null;
+      try { j = JSON.parse(text); } catch (e) { /* not JSON */ }
+      return [r.status, j && j.kind, j && j.reason, j && j.message && j.message.slice(0, 60)];
+    };
+    const big = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { k: 'x'.repeat(3 * 1024 * 1024) } });
+    return {
+      badJSON: await send('POST', path, '{"apiVersion": "v1",'),
+      badName: await send('POST', path, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'Bad_Name' } })),
+      tooLarge: await send('POST', path, big),
+      mediaType: await send('PATCH', path + '/whatever', '{}', 'text/plain'),
+      missing: await send('GET', path + '/does-not-exist'),
+      badRV: await send('GET', path + '?resourceVersion=abc'),
+    };
+  }, CM);
+  assert.deepEqual(cases.badJSON.slice(0, 3), [400, 'Status', 'BadRequest']);
+  assert.deepEqual(cases.badName.slice(0, 3), [422, 'Status', 'Invalid']);
+  assert.deepEqual(cases.tooLarge, [413, 'Status', 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728']);
+  assert.deepEqual(cases.mediaType.slice(0, 3), [415, 'Status', 'UnsupportedMediaType']);
+  assert.deepEqual(cases.missing.slice(0, 3), [404, 'Status', 'NotFound']);
+  assert.deepEqual(cases.badRV.slice(0, 3), [400, 'Status', 'BadRequest']);
+  const after = await api(page, 'GET', CM);
+  assert.equal(after.body.metadata.resourceVersion, before.body.metadata.resourceVersion, 'nothing was written');
+  await page.close();
+});
+
 test('SharedWorker killed during a burst of writes: acknowledged writes survive, none half-written, RVs go up', async () => {
   const page = await open();
   await burst(page, 'kb', 60);
