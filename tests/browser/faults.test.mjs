@@ -254,3 +254,18 @@ test('four pages racing RV-guarded read-modify-write on one object: no lost upda
   assert.deepEqual(history, Array.from({ length: 4 * PER }, (_, i) => i + 1));
   for (const p of pages) await p.close();
 });
+
+test('ten reloads in a row, each while the previous SharedWorker may still be shutting down: every one gets a ready core with the state', async () => {
+  const page = await open();
+  const made = await api(page, 'POST', CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'reloads' }, data: { i: 'r' } });
+  assert.equal(made.status, 201);
+  for (let i = 0; i < 10; i++) {
+    await page.reload();
+    await page.waitForFunction(() => window.sandbox);
+    await page.evaluate(() => window.sandbox.ready);
+    const got = await api(page, 'GET', `${CM}/reloads`);
+    assert.equal(got.status, 200, `reload ${i + 1}: ${JSON.stringify(got.body)}`);
+    assert.equal(got.body.metadata.resourceVersion, made.body.metadata.resourceVersion);
+  }
+  await page.close();
+});
