@@ -163,6 +163,47 @@ func decodeObject(r *http.Request, body []byte, res *resource.Resource) (object,
 	return nil, unrecognized(fmt.Errorf("couldn't get version/kind; json parse error: %v", err))
 }
 
+// checkMetadataType fails, as the real decoders do, when metadata is
+// present but neither an object nor null (otherwise it would later be
+// replaced by an empty object and the request judged on that):
+//
+//	ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal array into Go struct field ConfigMap.metadata of type v1.ObjectMeta
+//	Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal array into Go value of type v1.ObjectMeta
+//
+// (built-ins decode into their Go type; custom resources decode metadata
+// on its own, in apiextensions' GetObjectMeta).
+func checkMetadataType(res *resource.Resource, obj object) error {
+	md, found := obj["metadata"]
+	if !found || md == nil {
+		return nil
+	}
+	var what string
+	switch md.(type) {
+	case map[string]any:
+		return nil
+	case []any:
+		what = "array"
+	case string:
+		what = "string"
+	case bool:
+		what = "bool"
+	default:
+		what = "number"
+	}
+	kind, version := res.Kind, res.Version
+	if k, ok := obj["kind"].(string); ok && k != "" {
+		kind = k
+	}
+	if av, ok := obj["apiVersion"].(string); ok && av != "" {
+		version = av[strings.LastIndexByte(av, '/')+1:]
+	}
+	target := "Go struct field " + res.Kind + ".metadata"
+	if res.CRD {
+		target = "Go value"
+	}
+	return apierr.BadRequestf("%s in version %q cannot be handled as a %s: json: cannot unmarshal %s into %s of type v1.ObjectMeta", kind, version, res.Kind, what, target)
+}
+
 // probeKind is apimachinery's SimpleMetaFactory.Interpret: the same
 // anonymous struct, so that encoding/json's message names the same type.
 func probeKind(data []byte) error {

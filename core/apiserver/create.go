@@ -43,6 +43,9 @@ func (q *request) decodeWrite(anyName bool) (obj object, dry bool, err error) {
 	if obj, err = decodeObject(q.r, body, q.res); err != nil {
 		return nil, false, err
 	}
+	if err := checkMetadataType(q.res, obj); err != nil {
+		return nil, false, err
+	}
 	if err := checkTypeMeta(q.res, obj); err != nil {
 		return nil, false, err
 	}
