@@ -102,7 +102,8 @@ func mergeV5(original, patch []byte) (out []byte, err error) {
 //
 // A patch object merges into a document object key by key: null deletes;
 // an object merges into an object; anything else replaces, with the nulls
-// inside a new value's objects pruned (v4 prunes only where the document
+// inside a new value's objects pruned (discardNullValuesFromPatch, shared
+// with the strategic merge patch; v4 prunes only where the document
 // had no object to merge into). A document that is not an object is
 // replaced by the patch, as in v4; a patch that is an array replaces the
 // document (its objects' nulls pruned).
@@ -114,7 +115,7 @@ func mergeV4(original, patch []byte) ([]byte, error) {
 	pm, isObj := p.(map[string]any)
 	if !isObj {
 		if _, isList := p.([]any); isList {
-			pruneNulls(p) // v4: the array patch, nulls pruned inside its objects
+			discardNullValuesFromPatch(p) // v4: the array patch, nulls pruned inside its objects
 			return json.Marshal(p)
 		}
 		return nil, jsonpatch.ErrBadJSONPatch
@@ -130,7 +131,7 @@ func mergeV4(original, patch []byte) ([]byte, error) {
 	if !ok {
 		// v4 fails to read a non-object document as one, and then
 		// returns the patch with its nulls pruned.
-		pruneNulls(pm)
+		discardNullValuesFromPatch(pm)
 		return json.Marshal(pm)
 	}
 	mergeObjects(dm, pm)
@@ -145,7 +146,7 @@ func mergeObjects(doc, patch map[string]any) {
 		}
 		cur, ok := doc[k]
 		if !ok || cur == nil {
-			pruneNulls(v)
+			discardNullValuesFromPatch(v)
 			doc[k] = v
 			continue
 		}
@@ -157,7 +158,7 @@ func mergeObjects(doc, patch map[string]any) {
 func mergeValue(cur, patch any) any {
 	cm, ok := cur.(map[string]any)
 	if !ok {
-		pruneNulls(patch)
+		discardNullValuesFromPatch(patch)
 		return patch
 	}
 	pm, ok := patch.(map[string]any)
@@ -166,27 +167,6 @@ func mergeValue(cur, patch any) any {
 	}
 	mergeObjects(cm, pm)
 	return cm
-}
-
-// pruneNulls deletes null members of objects, recursively; inside arrays
-// it descends into objects but keeps null elements (v4's pruneAryNulls).
-func pruneNulls(v any) {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, e := range t {
-			if e == nil {
-				delete(t, k)
-			} else {
-				pruneNulls(e)
-			}
-		}
-	case []any:
-		for _, e := range t {
-			if e != nil {
-				pruneNulls(e)
-			}
-		}
-	}
 }
 
 // decodeNumbers parses one JSON value, numbers as json.Number (their text
