@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kubesandbox/kubesandbox/core/field"
+	"github.com/kubesandbox/kubesandbox/core/internal/lazyre"
 )
 
 // Options tunes Validate.
@@ -73,7 +74,7 @@ func validateEmbedded(pth *field.Path, x any, s *Schema, opts Options, depth int
 	return errs
 }
 
-var dns1035Label = lazyRE(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
+var dns1035Label = lazyre.New(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
 
 func validateEmbeddedResource(pth *field.Path, x map[string]any, opts Options) field.ErrorList {
 	var errs field.ErrorList

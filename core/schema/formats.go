@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/kubesandbox/kubesandbox/core/internal/lazyre"
 )
 
 // Formats are handled as the apiextensions-apiserver does: a format a CRD
@@ -58,22 +60,22 @@ func knownFormat(f string) bool {
 }
 
 var (
-	rxHostname     = lazyRE(`^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$`)
-	rxUUID         = lazyRE(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$`)
-	rxUUID3        = lazyRE(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$`)
-	rxUUID4        = lazyRE(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`)
-	rxUUID5        = lazyRE(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`)
-	rxHexColor     = lazyRE(`^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
-	rxRGBColor     = lazyRE(`^rgb\(\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*\)$`)
-	rxSSN          = lazyRE(`^\d{3}[- ]?\d{2}[- ]?\d{4}$`)
-	rxISBN10       = lazyRE(`^(?:[0-9]{9}X|[0-9]{10})$`)
-	rxISBN13       = lazyRE(`^(?:[0-9]{13})$`)
-	rxBSON         = lazyRE(`^[0-9a-fA-F]{24}$`)
-	rxCreditCard   = lazyRE(`^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|(222[1-9]|22[3-9][0-9]|2[3-6][0-9]{2}|27[01][0-9]|2720)[0-9]{12}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11}|6[27][0-9]{14})$`)
-	rxDuration     = lazyRE(`^(((\d+)\s*(ns|us|µs|ms|s|m|h|d|w))\s*)+$`)
-	rxShortName    = lazyRE(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
-	rxLongNamePart = lazyRE(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
-	rxDate         = lazyRE(`^\d{4}-\d{2}-\d{2}$`)
+	rxHostname     = lazyre.New(`^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$`)
+	rxUUID         = lazyre.New(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$`)
+	rxUUID3        = lazyre.New(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$`)
+	rxUUID4        = lazyre.New(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`)
+	rxUUID5        = lazyre.New(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`)
+	rxHexColor     = lazyre.New(`^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
+	rxRGBColor     = lazyre.New(`^rgb\(\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*\)$`)
+	rxSSN          = lazyre.New(`^\d{3}[- ]?\d{2}[- ]?\d{4}$`)
+	rxISBN10       = lazyre.New(`^(?:[0-9]{9}X|[0-9]{10})$`)
+	rxISBN13       = lazyre.New(`^(?:[0-9]{13})$`)
+	rxBSON         = lazyre.New(`^[0-9a-fA-F]{24}$`)
+	rxCreditCard   = lazyre.New(`^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|(222[1-9]|22[3-9][0-9]|2[3-6][0-9]{2}|27[01][0-9]|2720)[0-9]{12}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11}|6[27][0-9]{14})$`)
+	rxDuration     = lazyre.New(`^(((\d+)\s*(ns|us|µs|ms|s|m|h|d|w))\s*)+$`)
+	rxShortName    = lazyre.New(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+	rxLongNamePart = lazyre.New(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+	rxDate         = lazyre.New(`^\d{4}-\d{2}-\d{2}$`)
 )
 
 // dateTimeLayouts are the layouts strfmt.ParseDateTime accepts.

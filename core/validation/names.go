@@ -22,6 +22,8 @@ package validation
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kubesandbox/kubesandbox/core/internal/lazyre"
 )
 
 // Lengths used by the checks below.
@@ -51,11 +53,11 @@ const (
 )
 
 var (
-	dns1123LabelRE     = lazyRE("^" + dns1123LabelFmt + "$")
-	dns1123SubdomainRE = lazyRE("^" + dns1123SubdomainFmt + "$")
-	dns1035LabelRE     = lazyRE("^" + dns1035LabelFmt + "$")
-	qualifiedNameRE    = lazyRE("^" + qualifiedNameFmt + "$")
-	labelValueRE       = lazyRE("^" + labelValueFmt + "$")
+	dns1123LabelRE     = lazyre.New("^" + dns1123LabelFmt + "$")
+	dns1123SubdomainRE = lazyre.New("^" + dns1123SubdomainFmt + "$")
+	dns1035LabelRE     = lazyre.New("^" + dns1035LabelFmt + "$")
+	qualifiedNameRE    = lazyre.New("^" + qualifiedNameFmt + "$")
+	labelValueRE       = lazyre.New("^" + labelValueFmt + "$")
 )
 
 // maxLenChars is the DNS family's length message.
