@@ -8,7 +8,7 @@
 // snapshot, so compaction and the watch window's edge are reached quickly.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStatic, launch, api, killSharedWorkers, closeAll as closeAllPages } from './lib.mjs';
+import { startStatic, launch, openSandbox, api, killSharedWorkers, closeAll as closeAllPages } from './lib.mjs';
 
 let server;
 let browser;
@@ -25,14 +25,7 @@ after(async () => {
 
 const CM = '/api/v1/namespaces/default/configmaps';
 
-async function open() {
-  const page = await browser.context.newPage();
-  page.on('pageerror', (e) => console.error('[page error]', e.message));
-  await page.goto(server.url + '/fixtures/durable.html');
-  await page.waitForFunction(() => window.sandbox);
-  await page.evaluate(() => window.sandbox.ready);
-  return page;
-}
+const open = () => openSandbox(browser.context, server.url, '/fixtures/durable.html');
 
 const closeAll = (pages) => closeAllPages(browser, pages);
 async function killWorker() {

@@ -7,7 +7,7 @@
 // Run: make test-browser.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStatic, launch, api, killSharedWorkers, sharedWorkers } from './lib.mjs';
+import { startStatic, launch, openSandbox, api, killSharedWorkers, sharedWorkers } from './lib.mjs';
 
 let server;
 let browser;
@@ -25,14 +25,7 @@ after(async () => {
 const CM = '/api/v1/namespaces/default/configmaps';
 const rvOf = (o) => Number(o.metadata.resourceVersion);
 
-async function open() {
-  const page = await browser.context.newPage();
-  page.on('pageerror', (e) => console.error('[page error]', e.message));
-  await page.goto(server.url + '/fixtures/durable.html');
-  await page.waitForFunction(() => window.sandbox);
-  await page.evaluate(() => window.sandbox.ready);
-  return page;
-}
+const open = () => openSandbox(browser.context, server.url, '/fixtures/durable.html');
 
 // burst starts n concurrent creates named prefix-0…n-1 in the page; the
 // outcomes collect in window.burst (status + body, or the network error).

@@ -63,11 +63,12 @@ export async function launch() {
   };
 }
 
-/** openSandbox opens the playground and waits until the sandbox is ready. */
-export async function openSandbox(context, url) {
+/** openSandbox opens path (default: the playground) and waits until its
+ *  window.sandbox is ready. */
+export async function openSandbox(context, url, path = '/') {
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error('[page error]', e.message));
-  await page.goto(url + '/');
+  await page.goto(url + path);
   await page.waitForFunction(() => window.sandbox);
   await page.evaluate(() => window.sandbox.ready);
   return page;
