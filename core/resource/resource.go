@@ -3,6 +3,8 @@
 package resource
 
 import (
+	"time"
+
 	"github.com/kubesandbox/kubesandbox/core/field"
 	"github.com/kubesandbox/kubesandbox/core/schema"
 )
@@ -39,6 +41,13 @@ type Resource struct {
 	// several versions; "" means Version.
 	StorageVersion string
 
+	// NoGeneration: objects carry no metadata.generation (ConfigMap,
+	// Secret, Namespace, ...).
+	NoGeneration bool
+	// DeleteReturnsObject: a DELETE that removes an object answers with the
+	// object (Pod, Namespace, Service), not with a Status.
+	DeleteReturnsObject bool
+
 	Hooks Hooks
 }
 
@@ -57,10 +66,29 @@ type PrinterColumn struct {
 	Description string
 	Priority    int64
 	JSONPath    string
+	// Cell computes the cell when no JSONPath gives it (a pod's READY
+	// 1/2, an AGE); it wins over JSONPath. now is the server's clock.
+	Cell func(obj Object, now time.Time) any
 }
 
-// Hooks are the behaviour that differs between resources. Every hook may be
-// nil.
+// Hooks are the behaviour that differs between resources; the generic
+// server (core/apiserver) calls them and knows no kind by name. Every hook
+// may be nil. A create runs, in order:
+//
+//	PrepareCreate ─▶ Default ─▶ Name + Validate ─▶ managedFields ─▶ Allocate ─▶ store ─▶ Controller(Created)
+//
+// an update (PUT, PATCH, apply, a status write):
+//
+//	PrepareUpdate ─▶ Default ─▶ Name + Validate(obj, old) ─▶ store (or delete, unless Held) ─▶ Controller(Updated)
+//
+// and a DELETE of an object that is not being deleted yet:
+//
+//	BeginDelete ─▶ store the marked object (or remove it) ─▶ Controller(Updated, then Deleting or Deleted)
+//
+// For example, a Namespace's BeginDelete marks it Terminating while
+// spec.finalizers hold it, Held keeps it stored until they are gone, and
+// its Controller empties it (Deleting) and then clears spec.finalizers,
+// whereupon the update removes it.
 type Hooks struct {
 	// Default fills defaults into a new or updated object (after schema
 	// defaulting).
@@ -71,6 +99,87 @@ type Hooks struct {
 	// e.g. to set status on a new Namespace.
 	PrepareCreate func(obj Object)
 	PrepareUpdate func(obj, old Object)
+
+	// Name checks metadata.name (with prefix, metadata.generateName) and
+	// returns the problems (validation.NameFunc). Nil: a DNS subdomain,
+	// the rule of most kinds and of every custom resource.
+	Name func(name string, prefix bool) []string
+	// Allocate assigns what the registry allocates on create, e.g. a
+	// Service's cluster IP and node ports. It runs after validation and
+	// after managedFields were written, so no field manager owns what it
+	// sets, just before the store write (also on a dry run).
+	Allocate func(obj Object)
+	// BeginDelete marks obj for deletion in the kind's own way when a
+	// DELETE finds it not yet being deleted (after the preconditions) and
+	// reports true; false leaves obj to the generic rule: removed at once
+	// without finalizers, otherwise marked (deletionTimestamp,
+	// deletionGracePeriodSeconds 0, generation+1). finalizers are
+	// metadata.finalizers as the propagation policy asks for them; now is
+	// the server's clock as a metadata timestamp. The marked object is
+	// stored without update validation (deletion fields are immutable).
+	BeginDelete func(obj Object, finalizers []string, now string) bool
+	// Held reports that something besides metadata.finalizers keeps obj,
+	// which is being deleted, stored: an update that leaves it without
+	// finalizers removes it only when Held is false (a Namespace's
+	// spec.finalizers, the registry's ShouldDeleteNamespaceDuringUpdate).
+	Held func(obj Object) bool
+	// Controller is the kind's controller, run in the server, in line with
+	// the request: it hears of every committed write of an object of this
+	// resource (never of a dry run) and may act through c, e.g. a
+	// CustomResourceDefinition makes the server serve its versions. An
+	// error is the request's answer (the write itself stays committed).
+	Controller func(c Cluster, ev Event) error
+}
+
+// EventType says what happened to the object of an Event.
+type EventType int
+
+// The events a Controller hears.
+const (
+	// Created: a create committed.
+	Created EventType = iota + 1
+	// Updated: a write to an existing object committed, or found nothing
+	// to change (also the write that marks an object for deletion).
+	Updated
+	// Deleted: the object is gone; Obj is how it was last.
+	Deleted
+	// Deleting: a DELETE left the object stored, held by finalizers (sent
+	// for every later DELETE too), a restored object is being deleted, or
+	// content of a namespace being deleted went away: the controller
+	// carries on with the clean-up.
+	Deleting
+	// Restored: the server restored the object from storage at start,
+	// before any Deleting is sent.
+	Restored
+)
+
+// Event is one thing that happened to one object.
+type Event struct {
+	Type EventType
+	Obj  Object // as stored; read-only
+}
+
+// Cluster is what a Controller may ask of the server it runs in. Writes go
+// through the server's own write path; a write to an object that is gone
+// does nothing and succeeds.
+type Cluster interface {
+	// Now is the server's clock as a metadata timestamp.
+	Now() string
+	// Serve makes the server serve rs on behalf of owner (a CRD's name),
+	// in place of whatever it served for owner before; nil stops serving.
+	Serve(owner string, rs []*Resource)
+	// Purge removes every stored object of the resources served for
+	// owner, finalizers or not (the CRD clean-up's delete).
+	Purge(owner string) error
+	// EmptyNamespace deletes every object in namespace ns as a background
+	// DELETE would and counts those that finalizers still hold.
+	EmptyNamespace(ns string) (remaining int)
+	// Update edits the stored obj (same name and namespace, this
+	// resource) through the update path: change edits a copy in place. A
+	// non-empty manager records the change in managedFields as that
+	// manager's (on subresource sub). A deleting object that the change
+	// leaves without finalizers (and not Held) is removed.
+	Update(obj Object, manager, sub string, change func(obj Object)) error
 }
 
 // GroupVersion is "v1" for the core group and "group/version" otherwise.
