@@ -67,6 +67,9 @@ func Resources() []*resource.Resource {
 			r.Scale = &sc
 		}
 		r.Schema = Definition(e.def)
+		if e.hooks != nil {
+			e.hooks(&r.Hooks)
+		}
 		out = append(out, &r)
 	}
 	return out

@@ -6,6 +6,10 @@ import "github.com/kubesandbox/kubesandbox/core/resource"
 type entry struct {
 	res resource.Resource
 	def string
+	// hooks adds the hooks kept in the kind's own file (namespace.go,
+	// service.go, crd.go); it runs for every copy Resources makes, so
+	// state such as a Service's allocator belongs to one server.
+	hooks func(h *resource.Hooks)
 }
 
 // Discovery facts (short names, categories, verbs, subresources) are those
@@ -28,9 +32,9 @@ func doc(key string) string { return columnDocs[key] }
 
 var (
 	nameColumn = resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: doc("meta/v1.ObjectMeta.name"), JSONPath: ".metadata.name"}
-	ageColumn  = resource.PrinterColumn{Name: "Age", Type: "string", Description: doc("meta/v1.ObjectMeta.creationTimestamp")} // a duration, computed
-	containers = resource.PrinterColumn{Name: "Containers", Type: "string", Priority: 1, Description: "Names of each container in the template."}
-	images     = resource.PrinterColumn{Name: "Images", Type: "string", Priority: 1, Description: "Images referenced by each container in the template."}
+	ageColumn  = resource.PrinterColumn{Name: "Age", Type: "string", Description: doc("meta/v1.ObjectMeta.creationTimestamp"), Cell: ageCell} // a duration
+	containers = resource.PrinterColumn{Name: "Containers", Type: "string", Priority: 1, Description: "Names of each container in the template.", Cell: containersCell}
+	images     = resource.PrinterColumn{Name: "Images", Type: "string", Priority: 1, Description: "Images referenced by each container in the template.", Cell: imagesCell}
 )
 
 func col(name, typ string, priority int64, description, jsonPath string) resource.PrinterColumn {
@@ -42,36 +46,39 @@ var catalogue = []entry{
 	{def: "io.k8s.api.core.v1.ConfigMap", res: resource.Resource{
 		Version: "v1", Resource: "configmaps", Singular: "configmap", Kind: "ConfigMap", ListKind: "ConfigMapList",
 		Namespaced: true, ShortNames: []string{"cm"}, Verbs: allVerbs,
+		NoGeneration: true,
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
-			col("Data", "string", 0, doc("core/v1.ConfigMap.data"), ""), // len(data)+len(binaryData)
+			withCell(col("Data", "string", 0, doc("core/v1.ConfigMap.data"), ""), configMapData), // len(data)+len(binaryData)
 			ageColumn},
 		Hooks: resource.Hooks{Default: defaultConfigMap},
 	}},
 	{def: "io.k8s.api.core.v1.Event", res: resource.Resource{
 		Version: "v1", Resource: "events", Singular: "event", Kind: "Event", ListKind: "EventList",
 		Namespaced: true, ShortNames: []string{"ev"}, Verbs: allVerbs,
+		NoGeneration: true,
 		SelectableFields: []string{
 			"involvedObject.kind", "involvedObject.namespace", "involvedObject.name", "involvedObject.uid",
 			"involvedObject.apiVersion", "involvedObject.resourceVersion", "involvedObject.fieldPath",
 			"reason", "reportingComponent", "source", "type",
 		},
 		PrinterColumns: []resource.PrinterColumn{
-			col("Last Seen", "string", 0, doc("core/v1.Event.lastTimestamp"), ""),
+			withCell(col("Last Seen", "string", 0, doc("core/v1.Event.lastTimestamp"), ""), eventLastSeen),
 			col("Type", "string", 0, doc("core/v1.Event.type"), ".type"),
 			col("Reason", "string", 0, doc("core/v1.Event.reason"), ".reason"),
-			col("Object", "string", 0, doc("core/v1.Event.involvedObject"), ""), // kind/name
+			withCell(col("Object", "string", 0, doc("core/v1.Event.involvedObject"), ""), eventObject), // kind/name
 			col("Subobject", "string", 1, doc("core/v1.ObjectReference.fieldPath"), ".involvedObject.fieldPath"),
-			col("Source", "string", 1, doc("core/v1.Event.source"), ""), // component, host
+			withCell(col("Source", "string", 1, doc("core/v1.Event.source"), ""), eventSource), // component, host
 			col("Message", "string", 0, doc("core/v1.Event.message"), ".message"),
-			col("First Seen", "string", 1, doc("core/v1.Event.firstTimestamp"), ""),
-			col("Count", "string", 1, doc("core/v1.Event.count"), ""),
+			withCell(col("First Seen", "string", 1, doc("core/v1.Event.firstTimestamp"), ""), eventFirstSeen),
+			withCell(col("Count", "string", 1, doc("core/v1.Event.count"), ""), eventCount),
 			{Name: "Name", Type: "string", Format: "name", Priority: 1, Description: doc("meta/v1.ObjectMeta.name"), JSONPath: ".metadata.name"},
 		},
 		Hooks: resource.Hooks{Default: defaultEvent},
 	}},
-	{def: "io.k8s.api.core.v1.Namespace", res: resource.Resource{
+	{def: "io.k8s.api.core.v1.Namespace", hooks: namespaceHooks, res: resource.Resource{
 		Version: "v1", Resource: "namespaces", Singular: "namespace", Kind: "Namespace", ListKind: "NamespaceList",
 		ShortNames: []string{"ns"}, Verbs: []string{"create", "delete", "get", "list", "patch", "update", "watch"},
+		NoGeneration: true, DeleteReturnsObject: true,
 		Status: true,
 		// "name" is a historical bug the real server keeps for compatibility.
 		SelectableFields: []string{"status.phase", "name"},
@@ -83,52 +90,56 @@ var catalogue = []entry{
 	{def: "io.k8s.api.core.v1.Pod", res: resource.Resource{
 		Version: "v1", Resource: "pods", Singular: "pod", Kind: "Pod", ListKind: "PodList",
 		Namespaced: true, ShortNames: []string{"po"}, Categories: []string{"all"}, Verbs: allVerbs,
-		Status: true,
+		DeleteReturnsObject: true,
+		Status:              true,
 		SelectableFields: []string{
 			"spec.nodeName", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName",
 			"spec.hostNetwork", "status.phase", "status.podIP", "status.nominatedNodeName",
 		},
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
-			col("Ready", "string", 0, "The aggregate readiness state of this pod for accepting traffic.", ""),
-			col("Status", "string", 0, "The aggregate status of the containers in this pod.", ""),
-			col("Restarts", "string", 0, "The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.", ""),
+			withCell(col("Ready", "string", 0, "The aggregate readiness state of this pod for accepting traffic.", ""), podReady),
+			withCell(col("Status", "string", 0, "The aggregate status of the containers in this pod.", ""), podStatus),
+			withCell(col("Restarts", "string", 0, "The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.", ""), podRestarts),
 			ageColumn,
 			col("IP", "string", 1, doc("core/v1.PodStatus.podIP"), ".status.podIP"),
 			col("Node", "string", 1, doc("core/v1.PodSpec.nodeName"), ".spec.nodeName"),
 			col("Nominated Node", "string", 1, doc("core/v1.PodStatus.nominatedNodeName"), ".status.nominatedNodeName"),
-			col("Readiness Gates", "string", 1, doc("core/v1.PodSpec.readinessGates"), ""),
+			withCell(col("Readiness Gates", "string", 1, doc("core/v1.PodSpec.readinessGates"), ""), noneCell),
 		},
 		Hooks: resource.Hooks{Default: defaultPod, PrepareCreate: preparePodCreate},
 	}},
 	{def: "io.k8s.api.core.v1.Secret", res: resource.Resource{
 		Version: "v1", Resource: "secrets", Singular: "secret", Kind: "Secret", ListKind: "SecretList",
 		Namespaced: true, Verbs: allVerbs,
+		NoGeneration:     true,
 		SelectableFields: []string{"type"},
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
 			col("Type", "string", 0, doc("core/v1.Secret.type"), ".type"),
-			col("Data", "string", 0, doc("core/v1.Secret.data"), ""), // len(data)
+			withCell(col("Data", "string", 0, doc("core/v1.Secret.data"), ""), secretData), // len(data)
 			ageColumn},
 		Hooks: resource.Hooks{Default: defaultSecret},
 	}},
 	{def: "io.k8s.api.core.v1.ServiceAccount", res: resource.Resource{
 		Version: "v1", Resource: "serviceaccounts", Singular: "serviceaccount", Kind: "ServiceAccount", ListKind: "ServiceAccountList",
 		Namespaced: true, ShortNames: []string{"sa"}, Verbs: allVerbs,
+		NoGeneration: true,
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
-			col("Secrets", "string", 0, doc("core/v1.ServiceAccount.secrets"), ""), // len(secrets)
+			withCell(col("Secrets", "string", 0, doc("core/v1.ServiceAccount.secrets"), ""), serviceAccountSecrets), // len(secrets)
 			ageColumn},
 	}},
-	{def: "io.k8s.api.core.v1.Service", res: resource.Resource{
+	{def: "io.k8s.api.core.v1.Service", hooks: serviceHooks, res: resource.Resource{
 		Version: "v1", Resource: "services", Singular: "service", Kind: "Service", ListKind: "ServiceList",
 		Namespaced: true, ShortNames: []string{"svc"}, Categories: []string{"all"}, Verbs: allVerbs,
+		NoGeneration: true, DeleteReturnsObject: true,
 		Status:           true,
 		SelectableFields: []string{"spec.clusterIP", "spec.type"},
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
 			col("Type", "string", 0, doc("core/v1.ServiceSpec.type"), ".spec.type"),
 			col("Cluster-IP", "string", 0, doc("core/v1.ServiceSpec.clusterIP"), ".spec.clusterIP"),
-			col("External-IP", "string", 0, doc("core/v1.ServiceSpec.externalIPs"), ""),
-			col("Port(s)", "string", 0, doc("core/v1.ServiceSpec.ports"), ""),
+			withCell(col("External-IP", "string", 0, doc("core/v1.ServiceSpec.externalIPs"), ""), serviceExternalIP),
+			withCell(col("Port(s)", "string", 0, doc("core/v1.ServiceSpec.ports"), ""), servicePorts),
 			ageColumn,
-			col("Selector", "string", 1, doc("core/v1.ServiceSpec.selector"), ""),
+			withCell(col("Selector", "string", 1, doc("core/v1.ServiceSpec.selector"), ""), serviceSelector),
 		},
 		Hooks: resource.Hooks{Default: defaultService},
 	}},
@@ -144,9 +155,9 @@ var catalogue = []entry{
 			col("Ready", "integer", 0, doc("apps/v1.DaemonSetStatus.numberReady"), ".status.numberReady"),
 			col("Up-to-date", "integer", 0, doc("apps/v1.DaemonSetStatus.updatedNumberScheduled"), ".status.updatedNumberScheduled"),
 			col("Available", "integer", 0, doc("apps/v1.DaemonSetStatus.numberAvailable"), ".status.numberAvailable"),
-			col("Node Selector", "string", 0, doc("core/v1.PodSpec.nodeSelector"), ""),
+			withCell(col("Node Selector", "string", 0, doc("core/v1.PodSpec.nodeSelector"), ""), nodeSelectorCell),
 			ageColumn, containers, images,
-			col("Selector", "string", 1, doc("apps/v1.DaemonSetSpec.selector"), ""),
+			withCell(col("Selector", "string", 1, doc("apps/v1.DaemonSetSpec.selector"), ""), selectorCell),
 		},
 		Hooks: resource.Hooks{Default: defaultDaemonSet},
 	}},
@@ -156,11 +167,11 @@ var catalogue = []entry{
 		Status: true,
 		Scale:  &resource.Scale{SpecReplicasPath: podTemplateReplicasPath, StatusReplicasPath: statusReplicasPath, LabelSelectorPath: ".status.selector"},
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
-			col("Ready", "string", 0, "Number of the pod with ready state", ""), // readyReplicas/replicas
-			col("Up-to-date", "string", 0, doc("apps/v1.DeploymentStatus.updatedReplicas"), ".status.updatedReplicas"),
-			col("Available", "string", 0, doc("apps/v1.DeploymentStatus.availableReplicas"), ".status.availableReplicas"),
+			withCell(col("Ready", "string", 0, "Number of the pod with ready state", ""), readyOfReplicas), // readyReplicas/replicas
+			withCell(col("Up-to-date", "string", 0, doc("apps/v1.DeploymentStatus.updatedReplicas"), ".status.updatedReplicas"), statusInt("updatedReplicas")),
+			withCell(col("Available", "string", 0, doc("apps/v1.DeploymentStatus.availableReplicas"), ".status.availableReplicas"), statusInt("availableReplicas")),
 			ageColumn, containers, images,
-			col("Selector", "string", 1, doc("apps/v1.DeploymentSpec.selector"), ""),
+			withCell(col("Selector", "string", 1, doc("apps/v1.DeploymentSpec.selector"), ""), selectorCell),
 		},
 		Hooks: resource.Hooks{Default: defaultDeployment},
 	}},
@@ -175,7 +186,7 @@ var catalogue = []entry{
 			col("Current", "integer", 0, doc("apps/v1.ReplicaSetStatus.replicas"), ".status.replicas"),
 			col("Ready", "integer", 0, doc("apps/v1.ReplicaSetStatus.readyReplicas"), ".status.readyReplicas"),
 			ageColumn, containers, images,
-			col("Selector", "string", 1, doc("apps/v1.ReplicaSetSpec.selector"), ""),
+			withCell(col("Selector", "string", 1, doc("apps/v1.ReplicaSetSpec.selector"), ""), selectorCell),
 		},
 		Hooks: resource.Hooks{Default: defaultReplicaSet},
 	}},
@@ -185,7 +196,7 @@ var catalogue = []entry{
 		Status: true,
 		Scale:  &resource.Scale{SpecReplicasPath: podTemplateReplicasPath, StatusReplicasPath: statusReplicasPath, LabelSelectorPath: ".status.selector"},
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
-			col("Ready", "string", 0, "Number of the pod with ready state", ""), // readyReplicas/replicas
+			withCell(col("Ready", "string", 0, "Number of the pod with ready state", ""), readyOfReplicas), // readyReplicas/replicas
 			ageColumn, containers, images,
 		},
 		Hooks: resource.Hooks{Default: defaultStatefulSet},
@@ -198,12 +209,12 @@ var catalogue = []entry{
 		Status: true,
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
 			col("Schedule", "string", 0, doc("batch/v1beta1.CronJobSpec.schedule"), ".spec.schedule"),
-			col("Timezone", "string", 0, doc("batch/v1beta1.CronJobSpec.timeZone"), ""), // "<none>" when unset
+			withCell(col("Timezone", "string", 0, doc("batch/v1beta1.CronJobSpec.timeZone"), ""), cronJobTimezone), // "<none>" when unset
 			col("Suspend", "boolean", 0, doc("batch/v1beta1.CronJobSpec.suspend"), ".spec.suspend"),
-			col("Active", "integer", 0, doc("batch/v1beta1.CronJobStatus.active"), ""), // len(status.active)
-			col("Last Schedule", "string", 0, doc("batch/v1beta1.CronJobStatus.lastScheduleTime"), ""),
+			withCell(col("Active", "integer", 0, doc("batch/v1beta1.CronJobStatus.active"), ""), cronJobActive), // len(status.active)
+			withCell(col("Last Schedule", "string", 0, doc("batch/v1beta1.CronJobStatus.lastScheduleTime"), ""), cronJobLastSchedule),
 			ageColumn, containers, images,
-			col("Selector", "string", 1, doc("batch/v1.JobSpec.selector"), ""),
+			withCell(col("Selector", "string", 1, doc("batch/v1.JobSpec.selector"), ""), selectorCell),
 		},
 		Hooks: resource.Hooks{Default: defaultCronJob},
 	}},
@@ -213,17 +224,17 @@ var catalogue = []entry{
 		Status:           true,
 		SelectableFields: []string{"status.successful"},
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
-			col("Status", "string", 0, "Status of the job.", ""),
-			col("Completions", "string", 0, doc("batch/v1.JobStatus.succeeded"), ""), // succeeded/completions
-			col("Duration", "string", 0, "Time required to complete the job.", ""),
+			withCell(col("Status", "string", 0, "Status of the job.", ""), jobStatus),
+			withCell(col("Completions", "string", 0, doc("batch/v1.JobStatus.succeeded"), ""), jobCompletions), // succeeded/completions
+			withCell(col("Duration", "string", 0, "Time required to complete the job.", ""), emptyCell),
 			ageColumn, containers, images,
-			col("Selector", "string", 1, doc("batch/v1.JobSpec.selector"), ""),
+			withCell(col("Selector", "string", 1, doc("batch/v1.JobSpec.selector"), ""), selectorCell),
 		},
 		Hooks: resource.Hooks{Default: defaultJob},
 	}},
 
 	// apiextensions.k8s.io/v1: served with the default table convertor.
-	{def: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition", res: resource.Resource{
+	{def: "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition", hooks: crdHooks, res: resource.Resource{
 		Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions", Singular: "customresourcedefinition",
 		Kind: "CustomResourceDefinition", ListKind: "CustomResourceDefinitionList",
 		ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"}, Verbs: allVerbs,

@@ -1,0 +1,277 @@
+package builtin
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kubesandbox/kubesandbox/core/resource"
+)
+
+// Table cells of the built-in kinds: what kube-apiserver's printers
+// (pkg/printers/internalversion/printers.go) compute for the columns that
+// no plain JSONPath gives (READY 1/2, a pod's STATUS, AGE, ...). The
+// catalogue attaches each to its column (resource.PrinterColumn.Cell).
+
+type cellFunc = func(obj resource.Object, now time.Time) any
+
+// withCell gives a column its computed cell.
+func withCell(c resource.PrinterColumn, f cellFunc) resource.PrinterColumn {
+	c.Cell = f
+	return c
+}
+
+func ageCell(o resource.Object, now time.Time) any {
+	return sinceCell(nestedOr(o, "metadata", "creationTimestamp"), now)
+}
+
+func containersCell(o resource.Object, _ time.Time) any {
+	return joinField(templateContainers(o), "name")
+}
+func imagesCell(o resource.Object, _ time.Time) any { return joinField(templateContainers(o), "image") }
+func nodeSelectorCell(o resource.Object, _ time.Time) any {
+	return mapCell(nestedOr(o, "spec", "template", "spec", "nodeSelector"))
+}
+func configMapData(o resource.Object, _ time.Time) any {
+	return int64(lenOf(o["data"]) + lenOf(o["binaryData"]))
+}
+func secretData(o resource.Object, _ time.Time) any { return int64(lenOf(o["data"])) }
+func serviceAccountSecrets(o resource.Object, _ time.Time) any {
+	return int64(lenOf(o["secrets"]))
+}
+func noneCell(resource.Object, time.Time) any  { return "<none>" }
+func emptyCell(resource.Object, time.Time) any { return "" }
+func serviceSelector(o resource.Object, _ time.Time) any {
+	return mapCell(nestedOr(o, "spec", "selector"))
+}
+func cronJobTimezone(o resource.Object, _ time.Time) any {
+	return orNone(nestedOr(o, "spec", "timeZone"))
+}
+func cronJobActive(o resource.Object, _ time.Time) any {
+	return int64(lenOf(nestedOr(o, "status", "active")))
+}
+func cronJobLastSchedule(o resource.Object, now time.Time) any {
+	return sinceCell(nestedOr(o, "status", "lastScheduleTime"), now)
+}
+func eventLastSeen(o resource.Object, now time.Time) any  { return sinceCell(o["lastTimestamp"], now) }
+func eventFirstSeen(o resource.Object, now time.Time) any { return sinceCell(o["firstTimestamp"], now) }
+func eventSource(o resource.Object, _ time.Time) any {
+	return str(mapOf(o["source"]), "component")
+}
+func eventCount(o resource.Object, _ time.Time) any { n, _ := intOf(o["count"]); return n }
+
+func sinceCell(v any, now time.Time) any {
+	s, _ := v.(string)
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return "<unknown>"
+	}
+	return HumanDuration(now.Sub(t))
+}
+
+func orNone(v any) any {
+	if s, ok := v.(string); ok && s != "" {
+		return s
+	}
+	return "<none>"
+}
+
+func mapCell(v any) any {
+	m := mapOf(v)
+	if len(m) == 0 {
+		return "<none>"
+	}
+	var parts []string
+	for _, k := range keysOf(m) {
+		parts = append(parts, k+"="+text(m[k]))
+	}
+	return strings.Join(parts, ",")
+}
+
+func templateContainers(o resource.Object) []any {
+	if l, ok := nested(o, "spec", "template", "spec", "containers"); ok {
+		c, _ := l.([]any)
+		return c
+	}
+	if l, ok := nested(o, "spec", "jobTemplate", "spec", "template", "spec", "containers"); ok {
+		c, _ := l.([]any)
+		return c
+	}
+	return nil
+}
+
+func joinField(items []any, f string) any {
+	var out []string
+	for _, it := range items {
+		out = append(out, str(mapOf(it), f))
+	}
+	return strings.Join(out, ",")
+}
+
+func selectorCell(o resource.Object, _ time.Time) any {
+	sel := mapOf(nestedOr(o, "spec", "selector"))
+	if sel == nil {
+		return "<none>"
+	}
+	if s := SelectorString(sel); s != "" {
+		return s
+	}
+	return "<none>"
+}
+
+// readyOfReplicas is "status.readyReplicas/spec.replicas", as READY prints.
+func readyOfReplicas(o resource.Object, _ time.Time) any {
+	r, _ := intOf(nestedOr(o, "status", "readyReplicas"))
+	t, _ := intOf(nestedOr(o, "spec", "replicas"))
+	return fmt.Sprintf("%d/%d", r, t)
+}
+
+func statusInt(f string) cellFunc {
+	return func(o resource.Object, _ time.Time) any {
+		n, _ := intOf(nestedOr(o, "status", f))
+		return n
+	}
+}
+
+func podReady(o resource.Object, _ time.Time) any {
+	specs, _ := nestedOr(o, "spec", "containers").([]any)
+	statuses, _ := nestedOr(o, "status", "containerStatuses").([]any)
+	ready := 0
+	for _, s := range statuses {
+		if b, _ := mapOf(s)["ready"].(bool); b {
+			ready++
+		}
+	}
+	return fmt.Sprintf("%d/%d", ready, len(specs))
+}
+
+func podStatus(o resource.Object, _ time.Time) any {
+	if metaStr(o, "deletionTimestamp") != "" {
+		return "Terminating"
+	}
+	if r := str(mapOf(o["status"]), "reason"); r != "" {
+		return r
+	}
+	statuses, _ := nestedOr(o, "status", "containerStatuses").([]any)
+	for _, s := range statuses {
+		if w := mapOf(nestedOr(mapOf(s), "state", "waiting")); w != nil && str(w, "reason") != "" {
+			return str(w, "reason")
+		}
+	}
+	if p := str(mapOf(o["status"]), "phase"); p != "" {
+		return p
+	}
+	return "Unknown"
+}
+
+func podRestarts(o resource.Object, _ time.Time) any {
+	statuses, _ := nestedOr(o, "status", "containerStatuses").([]any)
+	var n int64
+	for _, s := range statuses {
+		c, _ := intOf(mapOf(s)["restartCount"])
+		n += c
+	}
+	return n
+}
+
+func serviceExternalIP(o resource.Object, _ time.Time) any {
+	ips := strs(nestedOr(o, "spec", "externalIPs"))
+	for _, in := range listOf(nestedOr(o, "status", "loadBalancer", "ingress")) {
+		if ip := str(mapOf(in), "ip"); ip != "" {
+			ips = append(ips, ip)
+		}
+	}
+	if len(ips) > 0 {
+		return strings.Join(ips, ",")
+	}
+	if str(mapOf(o["spec"]), "type") == "LoadBalancer" {
+		return "<pending>"
+	}
+	return "<none>"
+}
+
+func servicePorts(o resource.Object, _ time.Time) any {
+	var out []string
+	for _, p := range listOf(nestedOr(o, "spec", "ports")) {
+		pm := mapOf(p)
+		port, _ := intOf(pm["port"])
+		s := fmt.Sprintf("%d", port)
+		if np, ok := intOf(pm["nodePort"]); ok && np > 0 {
+			s += fmt.Sprintf(":%d", np)
+		}
+		proto := str(pm, "protocol")
+		if proto == "" {
+			proto = "TCP"
+		}
+		out = append(out, s+"/"+proto)
+	}
+	if len(out) == 0 {
+		return "<none>"
+	}
+	return strings.Join(out, ",")
+}
+
+func jobStatus(o resource.Object, _ time.Time) any {
+	for _, c := range listOf(nestedOr(o, "status", "conditions")) {
+		cm := mapOf(c)
+		if str(cm, "status") == "True" {
+			switch str(cm, "type") {
+			case "Complete":
+				return "Complete"
+			case "Failed":
+				return "Failed"
+			case "Suspended":
+				return "Suspended"
+			}
+		}
+	}
+	return "Running"
+}
+
+func jobCompletions(o resource.Object, _ time.Time) any {
+	s, _ := intOf(nestedOr(o, "status", "succeeded"))
+	if c, ok := intOf(nestedOr(o, "spec", "completions")); ok {
+		return fmt.Sprintf("%d/%d", s, c)
+	}
+	return fmt.Sprintf("%d/1 of %d", s, 1)
+}
+
+func eventObject(o resource.Object, _ time.Time) any {
+	io := mapOf(o["involvedObject"])
+	return strings.ToLower(str(io, "kind")) + "/" + str(io, "name")
+}
+
+// HumanDuration formats an age as kubectl does: 45s, 12m, 3h, 2d, 1y.
+func HumanDuration(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "<invalid>"
+	case d < 2*time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < 10*time.Minute:
+		s := int(d.Seconds()) % 60
+		if s == 0 {
+			return fmt.Sprintf("%dm", int(d.Minutes()))
+		}
+		return fmt.Sprintf("%dm%ds", int(d.Minutes()), s)
+	case d < 3*time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 8*time.Hour:
+		m := int(d.Minutes()) % 60
+		if m == 0 {
+			return fmt.Sprintf("%dh", int(d.Hours()))
+		}
+		return fmt.Sprintf("%dh%dm", int(d.Hours()), m)
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	case d < 8*24*time.Hour:
+		h := int(d.Hours()) % 24
+		if h == 0 {
+			return fmt.Sprintf("%dd", int(d.Hours())/24)
+		}
+		return fmt.Sprintf("%dd%dh", int(d.Hours())/24, h)
+	case d < 2*365*24*time.Hour:
+		return fmt.Sprintf("%dd", int(d.Hours())/24)
+	}
+	return fmt.Sprintf("%dy", int(d.Hours())/24/365)
+}
