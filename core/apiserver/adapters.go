@@ -85,13 +85,8 @@ func (s *Server) fieldManagerFor(res *resource.Resource) fieldManager {
 
 // nameFunc is how a resource's names are validated.
 func nameFunc(res *resource.Resource) validation.NameFunc {
-	if !res.CRD {
-		switch res.Kind {
-		case "Namespace":
-			return validation.NameIsDNSLabel
-		case "Service":
-			return validation.NameIsDNS1035Label
-		}
+	if res.Hooks.Name != nil {
+		return res.Hooks.Name
 	}
 	return validation.NameIsDNSSubdomain
 }
@@ -139,7 +134,5 @@ func schemaValidate(res *resource.Resource, obj object) field.ErrorList {
 	}
 	return errs
 }
-
-func schemaFromCRD(v any) (*schema.Schema, error) { return schema.FromCRD(v) }
 
 func builtinResources() []*resource.Resource { return builtin.Resources() }

@@ -103,8 +103,10 @@ func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) 
 		}
 		obj = managed
 	}
-	// allocated by the registry after the field manager ran: nobody owns them
-	s.allocateService(res, obj)
+	if res.Hooks.Allocate != nil {
+		// after the field manager ran: nobody owns what it sets
+		res.Hooks.Allocate(obj)
+	}
 	key := storageKey(res, str(m, "namespace"), name)
 	var result object
 	_, _, err := s.store.Update(key, func(cur *store.KV, next store.Revision) (store.Op, error) {
@@ -125,8 +127,10 @@ func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) 
 	if err != nil {
 		return nil, err
 	}
-	if res.Group == "apiextensions.k8s.io" && res.Resource == "customresourcedefinitions" && !o.dryRun {
-		s.crdCreated(result)
+	if !o.dryRun {
+		if err := s.notify(res, resource.Event{Type: resource.Created, Obj: result}); err != nil {
+			return nil, err
+		}
 	}
 	return result, nil
 }

@@ -87,16 +87,10 @@ func (q *request) delete() error {
 	if err != nil {
 		return err
 	}
-	if deleted && !returnsDeletedObject(q.res) {
+	if deleted && !q.res.DeleteReturnsObject {
 		return q.respondStatusSuccess(out)
 	}
 	return q.respond(http.StatusOK, out)
-}
-
-// returnsDeletedObject: custom resources and most built-ins answer an
-// immediate delete with a Status; these built-ins answer with the object.
-func returnsDeletedObject(res *resource.Resource) bool {
-	return !res.CRD && (res.Kind == "Pod" || res.Kind == "Namespace" || res.Kind == "Service")
 }
 
 func (q *request) respondStatusSuccess(obj object) error {
@@ -114,16 +108,16 @@ func (q *request) respondStatusSuccess(obj object) error {
 // finalizers hold it. deleted reports that it is gone.
 func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteOptions) (object, bool, error) {
 	gk := apierr.GK{Group: res.Group, Kind: res.Kind}
-	out, deleted, err := s.writeExisting(res, ns, name, o.dryRun, true, func(obj object) (object, error) {
+	out, deleted, err := s.writeExisting(res, ns, name, o.dryRun, func(obj object) (object, writeOp, error) {
 		m := meta(obj)
 		if o.uid != "" && o.uid != str(m, "uid") {
-			return nil, preconditionConflict(gk, name, fmt.Sprintf("the UID in the precondition (%s) does not match the UID in record (%s). The object might have been deleted and then recreated", o.uid, str(m, "uid")))
+			return nil, 0, preconditionConflict(gk, name, fmt.Sprintf("the UID in the precondition (%s) does not match the UID in record (%s). The object might have been deleted and then recreated", o.uid, str(m, "uid")))
 		}
 		if o.rv != "" && o.rv != str(m, "resourceVersion") {
-			return nil, preconditionConflict(gk, name, fmt.Sprintf("the ResourceVersion in the precondition (%s) does not match the ResourceVersion in record (%s). The object might have been modified", o.rv, str(m, "resourceVersion")))
+			return nil, 0, preconditionConflict(gk, name, fmt.Sprintf("the ResourceVersion in the precondition (%s) does not match the ResourceVersion in record (%s). The object might have been modified", o.rv, str(m, "resourceVersion")))
 		}
 		if str(m, "deletionTimestamp") != "" {
-			return obj, nil // already being deleted: nothing changes
+			return obj, writeUnchanged, nil // already being deleted
 		}
 		fins := stringSlice(m["finalizers"])
 		switch o.propagation {
@@ -132,24 +126,11 @@ func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteO
 		case "Orphan":
 			fins = withFinalizer(fins, "orphan", "foregroundDeletion")
 		}
-		if isCRDResource(res) {
-			// the CRD registry's own delete: no grace period, no generation bump
-			m["finalizers"] = toAnySlice(withFinalizer(fins, crdCleanupFinalizer, ""))
-			m["deletionTimestamp"] = s.timestamp()
-			markCRDTerminating(obj, s.timestamp())
-			return obj, nil
-		}
-		if res.Kind == "Namespace" && !res.CRD && len(stringSlice(nestedOr(obj, "spec", "finalizers"))) > 0 {
-			// spec.finalizers hold a namespace until its content is gone
-			if st, ok := obj["status"].(map[string]any); ok {
-				st["phase"] = "Terminating"
-			}
-			m["deletionTimestamp"] = s.timestamp()
-			m["deletionGracePeriodSeconds"] = int64(0)
-			return obj, nil
+		if res.Hooks.BeginDelete != nil && res.Hooks.BeginDelete(obj, fins, s.timestamp()) {
+			return obj, writeMarkDeleted, nil
 		}
 		if len(fins) == 0 {
-			return obj, errDeleteNow
+			return obj, writeDeleteNow, nil
 		}
 		m["finalizers"] = toAnySlice(fins)
 		m["deletionTimestamp"] = s.timestamp()
@@ -157,20 +138,19 @@ func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteO
 		if g, ok := int64Of(m["generation"]); ok && g > 0 {
 			m["generation"] = g + 1
 		}
-		return obj, nil
+		return obj, writeMarkDeleted, nil
 	})
 	if err != nil {
 		return nil, false, err
 	}
 	if !deleted && !o.dryRun {
-		s.afterGracefulDelete(res, out)
+		// held by finalizers: the kind's controller carries on
+		if err := s.notify(res, resource.Event{Type: resource.Deleting, Obj: out}); err != nil {
+			return nil, false, err
+		}
 	}
 	return out, deleted, nil
 }
-
-// errDeleteNow, returned with the object by a mutate function, makes
-// updateObject delete the object in the same transaction.
-var errDeleteNow = fmt.Errorf("delete now")
 
 func preconditionConflict(gk apierr.GK, name, msg string) error {
 	return &apierr.Error{Code: http.StatusConflict, Reason: apierr.ReasonConflict,

@@ -331,3 +331,15 @@ func (s *Server) crdVersionWarning(res *resource.Resource) string {
 	}
 	return crdDeprecationWarning(crd, res.Version)
 }
+
+func crdVersions(crd object) []map[string]any {
+	spec, _ := crd["spec"].(map[string]any)
+	l, _ := spec["versions"].([]any)
+	var out []map[string]any
+	for _, e := range l {
+		if m, ok := e.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}

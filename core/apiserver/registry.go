@@ -51,6 +51,17 @@ func (r *registry) lookup(group, version, res string) *resource.Resource {
 	return r.gvr[gvrKey{group, version, res}]
 }
 
+// forKind returns the served resource of a group, version and kind (the
+// first by resource name when several serve it), or nil.
+func (r *registry) forKind(group, version, kind string) *resource.Resource {
+	for _, res := range r.all() {
+		if res.Group == group && res.Version == version && res.Kind == kind {
+			return res
+		}
+	}
+	return nil
+}
+
 // forGroupResource returns all served versions of a group/resource.
 func (r *registry) forGroupResource(group, res string) []*resource.Resource {
 	r.mu.RLock()

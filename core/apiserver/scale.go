@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/builtin"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 	"github.com/kubesandbox/kubesandbox/patch"
@@ -33,7 +34,7 @@ func scaleOf(res *resource.Resource, obj object) object {
 			if s, ok := v.(string); ok {
 				status["selector"] = s
 			} else if sel, ok := v.(map[string]any); ok {
-				status["selector"] = selectorString(sel)
+				status["selector"] = builtin.SelectorString(sel)
 			}
 		}
 	}
@@ -129,40 +130,6 @@ func (q *request) writeScale(sc object, dry bool) error {
 	}
 	writeObject(q.w, http.StatusOK, q.out, scaleOf(q.res, out))
 	return nil
-}
-
-// selectorString renders a LabelSelector as a selector string.
-func selectorString(sel map[string]any) string {
-	s := ""
-	add := func(p string) {
-		if s != "" {
-			s += ","
-		}
-		s += p
-	}
-	if ml, ok := sel["matchLabels"].(map[string]any); ok {
-		for _, k := range sortedKeys(ml) {
-			add(k + "=" + toString(ml[k]))
-		}
-	}
-	if exprs, ok := sel["matchExpressions"].([]any); ok {
-		for _, e := range exprs {
-			em, _ := e.(map[string]any)
-			key, op := str(em, "key"), str(em, "operator")
-			vals := stringSlice(em["values"])
-			switch op {
-			case "In":
-				add(key + " in (" + joinComma(vals) + ")")
-			case "NotIn":
-				add(key + " notin (" + joinComma(vals) + ")")
-			case "Exists":
-				add(key)
-			case "DoesNotExist":
-				add("!" + key)
-			}
-		}
-	}
-	return s
 }
 
 // dropScaleEntryTimes: entries written through the scale subresource carry

@@ -52,7 +52,6 @@ type Server struct {
 
 	stopControllers context.CancelFunc
 	openErr         error
-	alloc           allocator
 	openapi         openapi.Cache
 
 	fmMu          sync.Mutex
@@ -79,11 +78,6 @@ func New(opts Options) *Server {
 		fieldManagers: map[*resource.Resource]fieldManager{},
 	}
 	for _, res := range builtinResources() {
-		if isCRDResource(res) {
-			res.Hooks.Default = crdDefault
-			res.Hooks.PrepareCreate = crdPrepareCreate
-			res.Hooks.Validate = crdValidate
-		}
 		s.reg.add(res, "")
 	}
 	restored := false
@@ -92,7 +86,7 @@ func New(opts Options) *Server {
 		restored, s.openErr = s.store.Open(opts.Persister)
 	}
 	if restored {
-		s.restoreRegistry()
+		s.restoreControllers()
 	} else {
 		for _, ns := range defaultNamespaces {
 			s.bootstrapNamespace(ns)

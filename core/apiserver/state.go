@@ -35,42 +35,6 @@ func NewDurable(opts Options, d store.Durable) (*Server, error) {
 	return s, nil
 }
 
-// restoreRegistry serves the resources of the stored CRDs, and finishes
-// the clean-up of CRDs and namespaces that were being deleted when the
-// state was saved.
-func (s *Server) restoreRegistry() {
-	crdRes := s.reg.lookup("apiextensions.k8s.io", "v1", "customresourcedefinitions")
-	nsRes := s.reg.lookup("", "v1", "namespaces")
-	var terminating []struct {
-		res *resource.Resource
-		obj object
-	}
-	for _, res := range []*resource.Resource{crdRes, nsRes} {
-		if res == nil {
-			continue
-		}
-		kvs, _, _, _ := s.store.List(storagePrefix(res, ""), "", 0, nil, 0)
-		for _, kv := range kvs {
-			obj, err := decodeStoredFor(res, kv)
-			if err != nil {
-				continue
-			}
-			if res == crdRes {
-				s.registerCRD(obj)
-			}
-			if metaStr(obj, "deletionTimestamp") != "" {
-				terminating = append(terminating, struct {
-					res *resource.Resource
-					obj object
-				}{res, obj})
-			}
-		}
-	}
-	for _, t := range terminating {
-		s.afterGracefulDelete(t.res, t.obj)
-	}
-}
-
 // Export returns every user object as a YAML List (apiVersion v1, kind
 // List) that `kubectl apply -f` accepts against a real cluster:
 // CustomResourceDefinitions first, then Namespaces, then the rest in
@@ -98,8 +62,8 @@ func (s *Server) Export() ([]byte, error) {
 		if str(m, "deletionTimestamp") != "" {
 			continue
 		}
-		builtin := !res.CRD && res.Group == ""
-		if builtin && res.Kind == "Namespace" && isDefaultNamespace(str(m, "name")) {
+		rank := importRank(obj)
+		if rank == rankNamespace && isDefaultNamespace(str(m, "name")) {
 			continue
 		}
 		for _, k := range []string{"uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "selfLink", "ownerReferences", "deletionGracePeriodSeconds"} {
@@ -108,10 +72,10 @@ func (s *Server) Export() ([]byte, error) {
 		if res.Status {
 			delete(obj, "status")
 		}
-		switch {
-		case isCRDResource(res):
+		switch rank {
+		case rankCRD:
 			crds = append(crds, obj)
-		case builtin && res.Kind == "Namespace":
+		case rankNamespace:
 			namespaces = append(namespaces, obj)
 		default:
 			rest = append(rest, obj)
@@ -213,15 +177,24 @@ func displayName(obj object) string {
 	return name
 }
 
+// The order of an exported or imported document (as Helm's InstallOrder):
+// the definitions of types first, then the namespaces, then the rest.
+const (
+	rankCRD = iota
+	rankNamespace
+	rankOther
+)
+
+// importRank places an object by its apiVersion and kind.
 func importRank(obj object) int {
 	av, kind := str(obj, "apiVersion"), str(obj, "kind")
 	switch {
 	case kind == "CustomResourceDefinition" && strings.HasPrefix(av, "apiextensions.k8s.io/"):
-		return 0
+		return rankCRD
 	case kind == "Namespace" && av == "v1":
-		return 1
+		return rankNamespace
 	}
-	return 2
+	return rankOther
 }
 
 // splitObjects reads a stream of YAML (or JSON) documents, flattening
@@ -291,13 +264,7 @@ func (s *Server) importOne(obj object) error {
 	if i := strings.LastIndexByte(av, '/'); i >= 0 {
 		group, version = av[:i], av[i+1:]
 	}
-	var res *resource.Resource
-	for _, r := range s.reg.all() {
-		if r.Group == group && r.Version == version && r.Kind == kind {
-			res = r
-			break
-		}
-	}
+	res := s.reg.forKind(group, version, kind)
 	if res == nil {
 		return fmt.Errorf("no matches for kind %q in version %q", kind, av)
 	}

@@ -1,9 +1,9 @@
 package apiserver
 
 import (
-	"fmt"
 	"time"
 
+	"github.com/kubesandbox/kubesandbox/core/builtin"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 )
 
@@ -42,7 +42,7 @@ func (q *request) table(v object) (object, error) {
 			if c.Type == "date" {
 				if s, ok := val.(string); ok {
 					if t, err := time.Parse(time.RFC3339, s); err == nil {
-						cells = append(cells, humanDuration(now.Sub(t)))
+						cells = append(cells, builtin.HumanDuration(now.Sub(t)))
 						continue
 					}
 				}
@@ -93,41 +93,6 @@ func (q *request) tableRow(cells []any, it object) map[string]any {
 	return row
 }
 
-// humanDuration formats an age as kubectl does: 45s, 12m, 3h, 2d, 1y.
-func humanDuration(d time.Duration) string {
-	switch {
-	case d < 0:
-		return "<invalid>"
-	case d < 2*time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < 10*time.Minute:
-		s := int(d.Seconds()) % 60
-		if s == 0 {
-			return fmt.Sprintf("%dm", int(d.Minutes()))
-		}
-		return fmt.Sprintf("%dm%ds", int(d.Minutes()), s)
-	case d < 3*time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 8*time.Hour:
-		m := int(d.Minutes()) % 60
-		if m == 0 {
-			return fmt.Sprintf("%dh", int(d.Hours()))
-		}
-		return fmt.Sprintf("%dh%dm", int(d.Hours()), m)
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	case d < 8*24*time.Hour:
-		h := int(d.Hours()) % 24
-		if h == 0 {
-			return fmt.Sprintf("%dd", int(d.Hours())/24)
-		}
-		return fmt.Sprintf("%dd%dh", int(d.Hours())/24, h)
-	case d < 2*365*24*time.Hour:
-		return fmt.Sprintf("%dd", int(d.Hours())/24)
-	}
-	return fmt.Sprintf("%dy", int(d.Hours())/24/365)
-}
-
 // builtinTable renders a built-in with its real printer columns.
 func (q *request) builtinTable(v object) (object, error) {
 	cols := q.res.PrinterColumns
@@ -141,9 +106,31 @@ func (q *request) builtinTable(v object) (object, error) {
 	for _, it := range items {
 		cells := make([]any, 0, len(cols))
 		for _, c := range cols {
-			cells = append(cells, builtinCell(q.res, c, it, now))
+			cells = append(cells, builtinCell(c, it, now))
 		}
 		rows = append(rows, q.tableRow(cells, it))
 	}
 	return object{"apiVersion": "meta.k8s.io/v1", "kind": "Table", "metadata": lm, "columnDefinitions": defs, "rows": rows}, nil
+}
+
+// builtinCell computes one cell of a built-in's Table row: the column's
+// own Cell, else its JSONPath; integers that are missing print as 0.
+func builtinCell(c resource.PrinterColumn, obj object, now time.Time) any {
+	if c.Cell != nil {
+		return c.Cell(obj, now)
+	}
+	if c.JSONPath == "" {
+		return "<none>"
+	}
+	v, ok := nested(obj, jsonPathFields(c.JSONPath)...)
+	if !ok || v == nil {
+		if c.Type == "integer" {
+			return int64(0)
+		}
+		if c.Type == "boolean" {
+			return false
+		}
+		return "<none>"
+	}
+	return v
 }

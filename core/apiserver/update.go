@@ -43,16 +43,36 @@ func (q *request) update() error {
 // "last finalizer removed from a deleting object" rule are applied here.
 // deleted reports that the write removed the object.
 func (s *Server) updateObject(res *resource.Resource, ns, name string, dryRun bool, mutate func(old object) (object, error)) (out object, deleted bool, err error) {
-	return s.writeExisting(res, ns, name, dryRun, false, mutate)
+	return s.writeExisting(res, ns, name, dryRun, func(old object) (object, writeOp, error) {
+		obj, err := mutate(old)
+		return obj, writeUpdate, err
+	})
 }
 
-// writeExisting is updateObject; deleting marks the graceful-deletion
-// write, which is not validated as an update (it sets the immutable
-// deletion fields).
-func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun, deleting bool, mutate func(old object) (object, error)) (out object, deleted bool, err error) {
+// writeOp is what a decide function of writeExisting decides to do with
+// the object it computed, as a store.UpdateFunc returns a store.Op.
+type writeOp int
+
+const (
+	// writeUpdate: an update, validated and stored unless it changes
+	// nothing; a deleting object it leaves without finalizers (and not
+	// Held) is removed instead.
+	writeUpdate writeOp = iota
+	// writeMarkDeleted: the graceful-deletion write, stored like an update
+	// but not validated as one (it sets the immutable deletion fields).
+	writeMarkDeleted
+	// writeDeleteNow: remove the object in the same transaction.
+	writeDeleteNow
+	// writeUnchanged: leave the stored object as it is.
+	writeUnchanged
+)
+
+// writeExisting is the loop behind updateObject and deleteObject: decide
+// gets a copy of the current object and returns the next one with what to
+// do with it. The controller of res hears of the outcome.
+func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun bool, decide func(old object) (object, writeOp, error)) (out object, deleted bool, err error) {
 	gr := apierr.GR{Group: res.Group, Resource: res.Resource}
 	key := storageKey(res, ns, name)
-	var oldForCRD object
 	_, _, err = s.store.Update(key, func(cur *store.KV, next store.Revision) (store.Op, error) {
 		out, deleted = nil, false // the store may run this again after a failed group commit
 		if cur == nil {
@@ -62,17 +82,20 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun, 
 		if err != nil {
 			return store.NoOp(), err
 		}
-		oldForCRD = old
-		obj, err := mutate(jsonx.CopyObject(old))
-		if err == errDeleteNow {
+		obj, op, err := decide(jsonx.CopyObject(old))
+		if err != nil {
+			return store.NoOp(), err
+		}
+		switch op {
+		case writeUnchanged:
+			out = old
+			return store.NoOp(), nil
+		case writeDeleteNow:
 			out, deleted = obj, true
 			if dryRun {
 				return store.NoOp(), nil
 			}
 			return store.DeleteOp(), nil
-		}
-		if err != nil {
-			return store.NoOp(), err
 		}
 		m := meta(obj)
 		if rv := str(m, "resourceVersion"); rv != "" && rv != metaStr(old, "resourceVersion") {
@@ -86,7 +109,7 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun, 
 			// the stored resourceVersion before validating
 			m["resourceVersion"] = metaStr(old, "resourceVersion")
 		}
-		if !deleting {
+		if op == writeUpdate {
 			if err := validate(res, obj, old); err != nil {
 				return store.NoOp(), err
 			}
@@ -96,10 +119,8 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun, 
 			out = old
 			return store.NoOp(), nil
 		}
-		// a namespace is also held by spec.finalizers (the registry's
-		// ShouldDeleteNamespaceDuringUpdate)
-		nsHeld := res.Kind == "Namespace" && !res.CRD && len(stringSlice(nestedOr(obj, "spec", "finalizers"))) > 0
-		if str(m, "deletionTimestamp") != "" && len(stringSlice(m["finalizers"])) == 0 && !nsHeld {
+		held := res.Hooks.Held != nil && res.Hooks.Held(obj)
+		if str(m, "deletionTimestamp") != "" && len(stringSlice(m["finalizers"])) == 0 && !held {
 			out, deleted = obj, true
 			if dryRun {
 				return store.NoOp(), nil
@@ -120,8 +141,14 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun, 
 	if err != nil {
 		return nil, false, err
 	}
-	if isCRDResource(res) && !dryRun {
-		s.crdUpdated(oldForCRD, out, deleted)
+	if !dryRun {
+		ev := resource.Event{Type: resource.Updated, Obj: out}
+		if deleted {
+			ev.Type = resource.Deleted
+		}
+		if err := s.notify(res, ev); err != nil {
+			return nil, false, err
+		}
 	}
 	return out, deleted, nil
 }
@@ -148,8 +175,4 @@ func equalIgnoringManagedTimes(a, b object) bool {
 		return true
 	}
 	return false
-}
-
-func isCRDResource(res *resource.Resource) bool {
-	return res.Group == "apiextensions.k8s.io" && res.Resource == "customresourcedefinitions"
 }

@@ -85,16 +85,7 @@ func generateName(prefix string) string {
 }
 
 // hasGeneration reports whether objects of res carry metadata.generation.
-func hasGeneration(res *resource.Resource) bool {
-	if res.CRD {
-		return true
-	}
-	switch res.Kind {
-	case "ConfigMap", "Secret", "Namespace", "ServiceAccount", "Event", "Service":
-		return false
-	}
-	return true
-}
+func hasGeneration(res *resource.Resource) bool { return !res.NoGeneration }
 
 // specChanged reports a change outside metadata (and status, when status
 // is a subresource): the rule for bumping generation.

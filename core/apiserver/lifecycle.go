@@ -1,0 +1,166 @@
+package apiserver
+
+import (
+	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
+	"github.com/kubesandbox/kubesandbox/core/resource"
+	"github.com/kubesandbox/kubesandbox/core/store"
+)
+
+// The server side of resource.Hooks.Controller: the generic write path
+// tells a kind's controller what happened (notify), and the controller
+// acts through a cluster, the resource.Cluster bound to its resource. What
+// a controller does is its kind's business (core/builtin: crd.go makes a
+// CustomResourceDefinition serve, namespace.go empties a deleting
+// namespace); this file only carries it out.
+
+// notify tells res's controller, if any, about ev.
+func (s *Server) notify(res *resource.Resource, ev resource.Event) error {
+	if res.Hooks.Controller == nil {
+		return nil
+	}
+	return res.Hooks.Controller(cluster{s, res}, ev)
+}
+
+// cluster is resource.Cluster for the controller of res.
+type cluster struct {
+	s   *Server
+	res *resource.Resource
+}
+
+func (c cluster) Now() string { return c.s.timestamp() }
+
+func (c cluster) Serve(owner string, rs []*resource.Resource) {
+	c.s.reg.removeCRD(owner)
+	for _, r := range rs {
+		c.s.reg.add(r, owner)
+	}
+}
+
+func (c cluster) Purge(owner string) error {
+	for _, res := range c.s.reg.all() {
+		if !res.CRD || c.s.reg.ownerOf(res) != owner {
+			continue
+		}
+		// every version shares one storage prefix: one listing will do
+		kvs, _, _, err := c.s.store.List(storagePrefix(res, ""), "", 0, nil, 0)
+		if err != nil {
+			return err
+		}
+		for _, kv := range kvs {
+			_, _, err := c.s.store.Update(kv.Key, func(cur *store.KV, next store.Revision) (store.Op, error) {
+				if cur == nil {
+					return store.NoOp(), nil
+				}
+				return store.DeleteOp(), nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		break
+	}
+	return nil
+}
+
+func (c cluster) EmptyNamespace(ns string) (remaining int) {
+	for _, res := range c.s.reg.all() {
+		if !res.Namespaced || (res.StorageVersion != "" && res.StorageVersion != res.Version) {
+			continue
+		}
+		kvs, _, _, _ := c.s.store.List(storagePrefix(res, ns), "", 0, nil, 0)
+		for _, kv := range kvs {
+			obj, err := decodeStoredFor(res, kv)
+			if err != nil {
+				continue
+			}
+			_, deleted, err := c.s.deleteObject(res, ns, metaStr(obj, "name"), deleteOptions{propagation: "Background"})
+			if err == nil && !deleted {
+				remaining++
+			}
+		}
+	}
+	return remaining
+}
+
+func (c cluster) Update(obj resource.Object, manager, sub string, change func(resource.Object)) error {
+	m, _ := obj["metadata"].(map[string]any)
+	ns, name := "", str(m, "name")
+	if c.res.Namespaced {
+		ns = str(m, "namespace")
+	}
+	_, _, err := c.s.updateObject(c.res, ns, name, false, func(old object) (object, error) {
+		next := jsonx.CopyObject(old)
+		change(next)
+		if manager == "" {
+			return next, nil
+		}
+		return c.s.fieldManagerFor(c.res).Update(old, next, manager, sub, c.s.now())
+	})
+	if apierr.Is(err, apierr.ReasonNotFound) {
+		return nil // gone meanwhile: nothing left to do
+	}
+	return err
+}
+
+// restoreControllers tells the controllers about the restored state: first
+// every stored object (Restored: a CRD serves again), then every object
+// that was being deleted (Deleting: the clean-up goes on). Namespaces come
+// last, so that emptying one sees what every other clean-up left.
+func (s *Server) restoreControllers() {
+	var deleting []resource.Event
+	var deletingRes []*resource.Resource
+	nsRes := s.reg.lookup("", "v1", "namespaces")
+	var resources []*resource.Resource
+	for _, res := range s.reg.all() {
+		if res.Hooks.Controller != nil && res != nsRes {
+			resources = append(resources, res)
+		}
+	}
+	if nsRes != nil && nsRes.Hooks.Controller != nil {
+		resources = append(resources, nsRes)
+	}
+	for _, res := range resources {
+		kvs, _, _, _ := s.store.List(storagePrefix(res, ""), "", 0, nil, 0)
+		for _, kv := range kvs {
+			obj, err := decodeStoredFor(res, kv)
+			if err != nil {
+				continue
+			}
+			s.notify(res, resource.Event{Type: resource.Restored, Obj: obj}) // nothing to answer to
+			if metaStr(obj, "deletionTimestamp") != "" {
+				deleting = append(deleting, resource.Event{Type: resource.Deleting, Obj: obj})
+				deletingRes = append(deletingRes, res)
+			}
+		}
+	}
+	for i, ev := range deleting {
+		s.notify(deletingRes[i], ev)
+	}
+}
+
+// watchNamespaceContent tells the namespace's controller again when an
+// object in a namespace being deleted goes away (its finalizers may have
+// held the namespace).
+func (s *Server) watchNamespaceContent(ev store.Event) {
+	if ev.Type != store.Delete {
+		return
+	}
+	obj, err := jsonx.DecodeObject(ev.KV.Value)
+	if err != nil {
+		return
+	}
+	ns := metaStr(obj, "namespace")
+	if ns == "" {
+		return
+	}
+	nsRes := s.reg.lookup("", "v1", "namespaces")
+	kv, _, err := s.store.Get(storageKey(nsRes, "", ns), 0)
+	if err != nil {
+		return
+	}
+	nsObj, err := jsonx.DecodeObject(kv.Value)
+	if err == nil && metaStr(nsObj, "deletionTimestamp") != "" {
+		go s.notify(nsRes, resource.Event{Type: resource.Deleting, Obj: nsObj}) // nobody to answer
+	}
+}
