@@ -190,19 +190,39 @@ func TestKindHooks(t *testing.T) {
 // A write a controller fails to make is the request's answer, not lost;
 // the next DELETE carries the clean-up on.
 func TestControllerWriteErrors(t *testing.T) {
-	m := persist.NewMem()
-	s, err := NewDurable(Options{}, persist.New(m, persist.Options{}))
-	if err != nil {
-		t.Fatal(err)
+	seeded := func() (*persist.Mem, *Server) {
+		m := persist.NewMem()
+		s, err := NewDurable(Options{}, persist.New(m, persist.Options{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		seed(t, s)
+		return m, s
 	}
-	seed(t, s)
-	m.Quota = m.Size() + 10 // every further write fails
+	// the size of the record that marks the CRD deleted, from a twin
+	twinMem, twin := seeded()
+	rev := int64(twin.Store().Rev())
+	mustDo(t, twin, 200, "DELETE", hooksCRD, "", "")
+	_, recs, _ := twinMem.Load()
+	markSize := -1
+	for _, r := range recs {
+		if r.Rev == rev+1 {
+			markSize = len(r.Data)
+		}
+	}
+	if markSize < 0 {
+		t.Fatalf("no record at revision %d", rev+1)
+	}
+
+	m, s := seeded()
+	m.Quota = m.Size() + markSize + 5 // the mark fits, the clean-up's writes do not
 	code, out := do(t, s, "DELETE", hooksCRD, "", "")
 	if code != 500 || out["reason"] != "InternalError" {
-		t.Fatalf("DELETE under quota: %d %v", code, out)
+		t.Fatalf("DELETE with a failing clean-up: %d %v", code, out)
 	}
-	if code, _ := do(t, s, "GET", hooksCRD, "", ""); code != 200 {
-		t.Fatalf("the CRD is gone although its DELETE failed: %d", code)
+	crd := mustDo(t, s, 200, "GET", hooksCRD, "", "")
+	if metaOf(crd)["deletionTimestamp"] == nil {
+		t.Fatalf("the marking write did not happen: %v", metaOf(crd))
 	}
 	m.Quota = 0
 	mustDo(t, s, 200, "DELETE", hooksCRD, "", "")

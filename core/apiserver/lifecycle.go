@@ -108,8 +108,11 @@ func (c cluster) Update(obj resource.Object, manager, sub string, change func(re
 // that was being deleted (Deleting: the clean-up goes on). Namespaces come
 // last, so that emptying one sees what every other clean-up left.
 func (s *Server) restoreControllers() {
-	var deleting []resource.Event
-	var deletingRes []*resource.Resource
+	type pending struct {
+		res *resource.Resource
+		ev  resource.Event
+	}
+	var deleting []pending
 	nsRes := s.reg.lookup("", "v1", "namespaces")
 	var resources []*resource.Resource
 	for _, res := range s.reg.all() {
@@ -129,13 +132,12 @@ func (s *Server) restoreControllers() {
 			}
 			s.notify(res, resource.Event{Type: resource.Restored, Obj: obj}) // nothing to answer to
 			if metaStr(obj, "deletionTimestamp") != "" {
-				deleting = append(deleting, resource.Event{Type: resource.Deleting, Obj: obj})
-				deletingRes = append(deletingRes, res)
+				deleting = append(deleting, pending{res, resource.Event{Type: resource.Deleting, Obj: obj}})
 			}
 		}
 	}
-	for i, ev := range deleting {
-		s.notify(deletingRes[i], ev)
+	for _, p := range deleting {
+		s.notify(p.res, p.ev)
 	}
 }
 
