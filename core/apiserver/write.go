@@ -277,10 +277,10 @@ func (s *Server) namespaceCheck(res *resource.Resource, ns, name string) error {
 func (s *Server) bootstrapNamespace(name string) {
 	res := s.reg.lookup("", "v1", "namespaces")
 	obj := object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name}}
-	s.prepareCreate(res, obj)
-	meta(obj)["labels"] = map[string]any{"kubernetes.io/metadata.name": name}
-	obj["spec"] = map[string]any{"finalizers": []any{"kubernetes"}}
-	obj["status"] = map[string]any{"phase": "Active"}
+	s.prepareCreate(res, obj) // the kind's hooks: status, spec.finalizers, the name label
+	if res.Hooks.Default != nil {
+		res.Hooks.Default(obj)
+	}
 	s.store.Update(storageKey(res, "", name), func(cur *store.KV, next store.Revision) (store.Op, error) {
 		b, err := encodeForStore(obj, next)
 		return store.PutOp(b), err
