@@ -1,8 +1,11 @@
 package apiserver
 
 import (
+	"fmt"
+	"log"
 	"strings"
 
+	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/field"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
@@ -177,12 +180,16 @@ func crdResources(crd object) []*resource.Resource {
 }
 
 // crdCreated registers the new CRD's resources and marks it Established.
+// The create has been answered already: if the status write fails, the
+// CRD is served but not Established, as while the real establishing
+// controller has not run yet, and the error is logged as that controller
+// logs it (a NotFound only means the CRD is gone again).
 func (s *Server) crdCreated(crd object) {
 	s.registerCRD(crd)
 	name := metaStr(crd, "name")
 	crdRes := s.reg.lookup("apiextensions.k8s.io", "v1", "customresourcedefinitions")
 	now := s.timestamp()
-	s.updateObject(crdRes, "", name, false, func(obj object) (object, error) {
+	_, _, err := s.updateObject(crdRes, "", name, false, func(obj object) (object, error) {
 		next := jsonx.CopyObject(obj)
 		spec, _ := next["spec"].(map[string]any)
 		names := jsonx.DeepCopy(spec["names"])
@@ -198,6 +205,9 @@ func (s *Server) crdCreated(crd object) {
 		}
 		return s.fieldManagerFor(crdRes).Update(obj, next, "apiserver", "status", s.now())
 	})
+	if err != nil && !apierr.Is(err, apierr.ReasonNotFound) {
+		handleError(fmt.Errorf("establishing CustomResourceDefinition %q: %w", name, err))
+	}
 }
 
 func (s *Server) registerCRD(crd object) {
@@ -245,6 +255,11 @@ func (s *Server) afterGracefulDelete(res *resource.Resource, obj object) {
 	}
 }
 
+// cleanupCRD is the CRD finalizer controller: it deletes the CRD's
+// objects and then its cleanup finalizer. When a write fails it stops, as
+// the real controller does (InstanceDeletionFailed, requeue): the CRD
+// keeps its finalizer and the rest of its objects, and the next DELETE of
+// the CRD (or the next start) tries again.
 func (s *Server) cleanupCRD(crd object) {
 	name := metaStr(crd, "name")
 	for _, res := range s.reg.all() {
@@ -257,18 +272,22 @@ func (s *Server) cleanupCRD(crd object) {
 		prefix := storagePrefix(res, "")
 		kvs, _, _, _ := s.store.List(prefix, "", 0, nil, 0)
 		for _, kv := range kvs {
-			s.store.Update(kv.Key, func(cur *store.KV, next store.Revision) (store.Op, error) {
+			_, _, err := s.store.Update(kv.Key, func(cur *store.KV, next store.Revision) (store.Op, error) {
 				if cur == nil {
 					return store.NoOp(), nil
 				}
 				return store.DeleteOp(), nil
 			})
+			if err != nil {
+				handleError(fmt.Errorf("deleting the objects of CustomResourceDefinition %q: %w", name, err))
+				return
+			}
 		}
 		break
 	}
 	s.reg.removeCRD(name)
 	crdRes := s.reg.lookup("apiextensions.k8s.io", "v1", "customresourcedefinitions")
-	s.updateObject(crdRes, "", name, false, func(obj object) (object, error) {
+	_, _, err := s.updateObject(crdRes, "", name, false, func(obj object) (object, error) {
 		m := meta(obj)
 		fins := withFinalizer(stringSlice(m["finalizers"]), "", crdCleanupFinalizer)
 		if len(fins) == 0 {
@@ -278,4 +297,14 @@ func (s *Server) cleanupCRD(crd object) {
 		}
 		return obj, nil
 	})
+	if err != nil && !apierr.Is(err, apierr.ReasonNotFound) {
+		handleError(fmt.Errorf("removing the finalizer of CustomResourceDefinition %q: %w", name, err))
+	}
+}
+
+// handleError reports an error that has no client to answer to (the work
+// of an in-process controller), as utilruntime.HandleError does: a line
+// on stderr (the browser console under WebAssembly).
+func handleError(err error) {
+	log.Printf("apiserver: %v", err)
 }
