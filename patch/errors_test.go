@@ -3,13 +3,13 @@ package patch
 import (
 	"encoding/json"
 	"errors"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
+	"github.com/kubesandbox/kubesandbox/internal/conformance"
 	"github.com/kubesandbox/kubesandbox/patch/fieldmanager"
 )
 
@@ -91,10 +91,7 @@ func TestValidateJSON(t *testing.T) {
 // TestJSONPatchTranscript replays the JSON patch steps of the conformance
 // transcript on the object's spec and labels.
 func TestJSONPatchTranscript(t *testing.T) {
-	b, err := os.ReadFile("../../shared/conformance/transcripts/json-patch.json")
-	if err != nil {
-		t.Skip("conformance transcripts not beside the repository")
-	}
+	b := conformance.Read(t, "json-patch.json")
 	var tr struct {
 		Steps []struct {
 			Name    string

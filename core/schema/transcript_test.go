@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubesandbox/kubesandbox/core/field"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
+	"github.com/kubesandbox/kubesandbox/internal/conformance"
 )
 
 // The cases below are the validation, defaulting and pruning steps of the
@@ -221,10 +222,7 @@ func TestTranscriptSteps(t *testing.T) {
 // straight from the transcript when the shared conformance directory is
 // next to the repository, so the table above cannot drift from it.
 func TestRecordedCauses(t *testing.T) {
-	b, err := os.ReadFile("../../../shared/conformance/transcripts/schema-validation.json")
-	if err != nil {
-		t.Skip("conformance transcripts not available:", err)
-	}
+	b := conformance.Read(t, "schema-validation.json")
 	var tr struct {
 		Steps []struct {
 			Name    string `json:"name"`
