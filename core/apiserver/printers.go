@@ -2,6 +2,8 @@ package apiserver
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -107,7 +109,7 @@ func mapCell(v any) any {
 		return "<none>"
 	}
 	var parts []string
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		parts = append(parts, k+"="+toString(m[k]))
 	}
 	return strings.Join(parts, ",")

@@ -1,7 +1,9 @@
 package apiserver
 
 import (
+	"maps"
 	"net/http"
+	"slices"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
@@ -141,7 +143,7 @@ func selectorString(sel map[string]any) string {
 		s += p
 	}
 	if ml, ok := sel["matchLabels"].(map[string]any); ok {
-		for _, k := range sortedKeys(ml) {
+		for _, k := range slices.Sorted(maps.Keys(ml)) {
 			add(k + "=" + toString(ml[k]))
 		}
 	}

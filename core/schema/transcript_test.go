@@ -2,8 +2,10 @@ package schema
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
 	"testing"
 
@@ -210,7 +212,7 @@ func TestTranscriptSteps(t *testing.T) {
 				}
 			}
 			if tc.wantTop != nil {
-				if got := sortedKeys(obj); !reflect.DeepEqual(got, tc.wantTop) {
+				if got := slices.Sorted(maps.Keys(obj)); !reflect.DeepEqual(got, tc.wantTop) {
 					t.Errorf("top-level keys: got %q, want %q", got, tc.wantTop)
 				}
 			}
