@@ -184,7 +184,7 @@ func (q *request) checkPatchedFields(fv string, res patch.Result, obj object) er
 	if err != nil {
 		return err
 	}
-	if fv == "Ignore" {
+	if fv == patch.FieldValidationIgnore {
 		return nil
 	}
 	problems := append([]string(nil), res.StrictErrors...)
@@ -194,7 +194,7 @@ func (q *request) checkPatchedFields(fv string, res patch.Result, obj object) er
 	if len(problems) == 0 {
 		return nil
 	}
-	if fv == "Strict" {
+	if fv == patch.FieldValidationStrict {
 		value := res.PatchValue
 		if value == "" {
 			value = string(res.Object) // JSON and merge patches: the patched object
