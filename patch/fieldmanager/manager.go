@@ -38,8 +38,9 @@
 // the merged object, defaulted with Options.Defaulter, with its
 // managedFields, or an error: a *ConflictError (patch.ToAPIError maps it
 // to 409), or an API error to send as is (bad requests → 400, other
-// failures → 500 without a reason, like the real server). The result then goes through the usual update path (strategy,
-// validation, storage) but not through Update again.
+// failures → 500 without a reason, like the real server). The result then
+// goes through the usual update path (strategy, validation, storage) but
+// not through Update again.
 //
 // Dry-run needs nothing special: the caller simply does not persist.
 package fieldmanager
