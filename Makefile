@@ -14,13 +14,24 @@ build:
 serve: build
 	$(BIN)/kubesandbox -addr $(ADDR) -kubeconfig $(BIN)/kubeconfig.yaml
 
-## test: every test (Go incl. the conformance replay, reference module,
-## browser, Node client, and every fuzz target for a short budget)
+## test: every test (Go incl. the conformance replay and a -race pass,
+## reference module, browser, Node client, and every fuzz target for a
+## short budget)
 test: test-go test-reference test-browser test-clients-node test-fuzz
+
+# CI=true turns a missing conformance transcript into a failure instead of
+# a skip (internal/conformance); `make test CI=false` skips instead.
+CI ?= true
+# The packages with goroutines of their own run a second time under the
+# race detector; -short leaves out the property test's thousands of random
+# requests there (they run in the pass without it). About 2-4 minutes on 2
+# cores.
+RACE_PKGS := ./core/store ./core/apiserver ./core/openapi ./core/controllers
 
 test-go:
 	$(GO) vet ./...
-	$(GO) test ./...
+	CI=$(CI) $(GO) test ./...
+	CI=$(CI) $(GO) test -race -short $(RACE_PKGS)
 
 # the test-only module with the k8s.io reference libraries
 test-reference:

@@ -2,17 +2,13 @@ package patch
 
 import (
 	"errors"
-	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/field"
+	"github.com/kubesandbox/kubesandbox/patch/fieldmanager"
 )
-
-// genericInvalidMessage is what apimachinery's NewGenericServerResponse
-// says for a 422 without a resource.
-const genericInvalidMessage = "the server rejected our request due to an error in our request"
 
 // MaxJSONPatchOperations is the handler's limit on the operations of one
 // JSON patch (maxJSONPatchOperations in the apiserver's patch handler).
@@ -95,11 +91,12 @@ var (
 
 func internalf(msg string) *StrategicError { return &StrategicError{SMPInternal, msg} }
 
-// ToAPIError maps an engine error to exactly what kube-apiserver answers.
-// The real patch handler reports these errors without a kind or name (a
-// generic 422 has empty details), so gk and name are only used for errors
-// that are already API errors. Errors of unknown types become 500s.
-func ToAPIError(err error, gk apierr.GK, name string) *apierr.Error {
+// ToAPIError is the one table from the engines' typed errors (this
+// package's and fieldmanager's) to what kube-apiserver answers; the codes
+// themselves are apierr's. The real patch handler reports these errors
+// without a kind or name (a generic 422 has empty details). API errors
+// pass through; errors of unknown types become 500 InternalError.
+func ToAPIError(err error) *apierr.Error {
 	var (
 		ae  *apierr.Error
 		ij  *InvalidJSONError
@@ -109,6 +106,7 @@ func ToAPIError(err error, gk apierr.GK, name string) *apierr.Error {
 		im  *InvalidMergePatchError
 		se  *StrategicError
 		sde *StrictError
+		ce  *fieldmanager.ConflictError
 	)
 	switch {
 	case err == nil:
@@ -122,7 +120,7 @@ func ToAPIError(err error, gk apierr.GK, name string) *apierr.Error {
 	case errors.As(err, &tm):
 		return apierr.RequestEntityTooLarge(tm.Error())
 	case errors.As(err, &oe):
-		return genericInvalid()
+		return apierr.InvalidGeneric()
 	case errors.As(err, &im):
 		return apierr.BadRequest(im.Error())
 	case errors.As(err, &se):
@@ -130,21 +128,19 @@ func ToAPIError(err error, gk apierr.GK, name string) *apierr.Error {
 		case SMPBadRequest:
 			return apierr.BadRequest(se.Message)
 		case SMPUnprocessable:
-			return genericInvalid()
+			return apierr.InvalidGeneric()
 		}
 		// A plain error reaching the handler: 500, StatusReasonUnknown ("").
-		return &apierr.Error{Code: http.StatusInternalServerError, Message: se.Message}
+		return apierr.Unknown(se.Message)
 	case errors.As(err, &sde):
-		return sde.APIError()
+		// the handler's 422 with an empty kind and name
+		return apierr.Invalid(apierr.GK{}, "", field.ErrorList{
+			field.Invalid(field.NewPath("patch"), sde.PatchValue, sde.Error()),
+		})
+	case errors.As(err, &ce):
+		return apierr.ApplyConflict(ce.Causes(), ce.Error())
 	}
-	_ = gk
-	_ = name
 	return apierr.Internal(err)
-}
-
-func genericInvalid() *apierr.Error {
-	return &apierr.Error{Code: http.StatusUnprocessableEntity, Reason: apierr.ReasonInvalid,
-		Message: genericInvalidMessage, Details: &apierr.Details{}}
 }
 
 // StrictError is the handler's answer under fieldValidation=Strict when
@@ -160,10 +156,3 @@ type StrictError struct {
 }
 
 func (e *StrictError) Error() string { return "strict decoding error: " + strings.Join(e.Errors, ", ") }
-
-// APIError renders the 422 with the empty kind and name the real handler uses.
-func (e *StrictError) APIError() *apierr.Error {
-	return apierr.Invalid(apierr.GK{}, "", field.ErrorList{
-		field.Invalid(field.NewPath("patch"), e.PatchValue, e.Error()),
-	})
-}

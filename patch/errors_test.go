@@ -3,19 +3,20 @@ package patch
 import (
 	"encoding/json"
 	"errors"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
+	"github.com/kubesandbox/kubesandbox/internal/conformance"
+	"github.com/kubesandbox/kubesandbox/patch/fieldmanager"
 )
 
 // statusJSON renders err as the Status body the server writes.
 func statusJSON(t *testing.T, err error) string {
 	t.Helper()
-	b, e := json.Marshal(apierr.ToStatus(ToAPIError(err, apierrGK, "w1")))
+	b, e := json.Marshal(apierr.ToStatus(ToAPIError(err)))
 	if e != nil {
 		t.Fatal(e)
 	}
@@ -49,6 +50,11 @@ func TestToAPIError(t *testing.T) {
 		{"api error passes through", apierr.BadRequest("x"), `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"x","reason":"BadRequest","code":400}`},
 		{"strict decoding", &StrictError{PatchValue: `{"a":1}`, Errors: []string{`json patch unknown field "[0].foo"`, `unknown field "spec.x"`}},
 			`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":" \"\" is invalid: patch: Invalid value: \"{\\\"a\\\":1}\": strict decoding error: json patch unknown field \"[0].foo\", unknown field \"spec.x\"","reason":"Invalid","details":{"causes":[{"reason":"FieldValueInvalid","message":"Invalid value: \"{\\\"a\\\":1}\": strict decoding error: json patch unknown field \"[0].foo\", unknown field \"spec.x\"","field":"patch"}]},"code":422}`},
+		// Body from conformance transcript apply-managed-fields-update.json.
+		{"apply conflict", &fieldmanager.ConflictError{Conflicts: []fieldmanager.Conflict{{
+			Manager: `{"manager":"conformance-client","operation":"Update","apiVersion":"example.com/v1"}`, Path: ".spec.color"}}},
+			`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Apply failed with 1 conflict: conflict with \"conformance-client\" using example.com/v1: .spec.color","reason":"Conflict","details":{"causes":[{"reason":"FieldManagerConflict","message":"conflict with \"conformance-client\" using example.com/v1","field":".spec.color"}]},"code":409}`},
+		{"plain error", errors.New("boom"), `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Internal error occurred: boom","reason":"InternalError","details":{"causes":[{"message":"boom"}]},"code":500}`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -60,7 +66,7 @@ func TestToAPIError(t *testing.T) {
 			}
 		})
 	}
-	if ToAPIError(nil, apierrGK, "") != nil {
+	if ToAPIError(nil) != nil {
 		t.Error("nil error must map to nil")
 	}
 }
@@ -85,10 +91,7 @@ func TestValidateJSON(t *testing.T) {
 // TestJSONPatchTranscript replays the JSON patch steps of the conformance
 // transcript on the object's spec and labels.
 func TestJSONPatchTranscript(t *testing.T) {
-	b, err := os.ReadFile("../../shared/conformance/transcripts/json-patch.json")
-	if err != nil {
-		t.Skip("conformance transcripts not beside the repository")
-	}
+	b := conformance.Read(t, "json-patch.json")
 	var tr struct {
 		Steps []struct {
 			Name    string

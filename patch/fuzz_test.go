@@ -19,7 +19,7 @@ func FuzzJSONPatch(f *testing.F) {
 	f.Fuzz(func(t *testing.T, original, patch []byte) {
 		out, err := JSONPatch(original, patch)
 		if err != nil {
-			if ToAPIError(err, apierrGK, "w") == nil {
+			if ToAPIError(err) == nil {
 				t.Fatalf("error without a status: %v", err)
 			}
 			return
@@ -37,7 +37,7 @@ func FuzzMergePatch(f *testing.F) {
 	f.Fuzz(func(t *testing.T, original, patch []byte) {
 		out, err := MergePatch(original, patch)
 		if err != nil {
-			if ToAPIError(err, apierrGK, "w") == nil {
+			if ToAPIError(err) == nil {
 				t.Fatalf("error without a status: %v", err)
 			}
 			return
@@ -73,7 +73,7 @@ func FuzzStrategicMergePatch(f *testing.F) {
 	f.Fuzz(func(t *testing.T, original, patch []byte) {
 		out, err := StrategicMergePatch(original, patch, s)
 		if err != nil {
-			if ToAPIError(err, apierrGK, "w") == nil {
+			if ToAPIError(err) == nil {
 				t.Fatalf("error without a status: %v", err)
 			}
 		} else if !json.Valid(out) {

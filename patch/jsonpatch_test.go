@@ -5,11 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/kubesandbox/kubesandbox/core/apierr"
 )
-
-var apierrGK = apierr.GK{Group: "example.com", Kind: "Widget"}
 
 // TestJSONPatchGolden replays cases recorded with json-patch v4 and the
 // handler's decoding (testdata/oracle), under Warn ("") and Ignore.

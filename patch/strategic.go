@@ -3,8 +3,9 @@ package patch
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
@@ -100,17 +101,6 @@ func decodedKind(v any) string {
 	return "number"
 }
 
-// sortedKeys gives a deterministic order to the library's map iterations
-// (Go's order is random, so any fixed order is one the real server may take).
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // mergeMap merges patch into original; both may be modified.
 func mergeMap(original, patch map[string]any, s *schema.Schema) (map[string]any, error) {
 	if v, ok := patch[directiveMarker]; ok {
@@ -125,7 +115,9 @@ func mergeMap(original, patch map[string]any, s *schema.Schema) (map[string]any,
 	if err := mergePatchIntoOriginal(original, patch, s); err != nil {
 		return nil, err
 	}
-	for _, k := range sortedKeys(patch) {
+	// sorted: a fixed order for the library's map iterations (Go's order
+	// is random, so any fixed order is one the real server may take)
+	for _, k := range slices.Sorted(maps.Keys(patch)) {
 		patchV, present := patch[k]
 		if !present {
 			continue
@@ -332,7 +324,7 @@ func applyRetainKeysDirective(original, patch map[string]any) error {
 			keep[v] = struct{}{}
 		}
 	}
-	for _, k := range sortedKeys(patch) {
+	for _, k := range slices.Sorted(maps.Keys(patch)) {
 		v := patch[k]
 		if v == nil || strings.HasPrefix(k, deleteFromPrimitiveListDirectivePrefix) ||
 			strings.HasPrefix(k, setElementOrderDirectivePrefix) {

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/schema"
 )
@@ -113,7 +114,7 @@ func checkGolden(t *testing.T, g golden, got []byte, err error) {
 		}
 		// Strategic goldens hold the library's text; the others the
 		// handler's Status message.
-		ae := ToAPIError(err, apierrGK, "")
+		ae := ToAPIError(err)
 		if ae.Code != g.Code {
 			t.Errorf("code: want %d, got %d (%v)", g.Code, ae.Code, err)
 		}
@@ -121,7 +122,7 @@ func checkGolden(t *testing.T, g golden, got []byte, err error) {
 		var se *StrategicError
 		if errors.As(err, &se) {
 			msg = se.Message
-			if g.Code == 422 && ae.Message != genericInvalidMessage {
+			if g.Code == 422 && ae.Message != apierr.InvalidGeneric().Message {
 				t.Errorf("422 message: got %q", ae.Message)
 			}
 		}

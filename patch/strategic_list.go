@@ -2,7 +2,9 @@ package patch
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,7 +20,7 @@ import (
 // $setElementOrder [c d a] (b absent): result [c d a b]... b is
 // server-only and keeps its place after a.
 func mergePatchIntoOriginal(original, patch map[string]any, s *schema.Schema) error {
-	for _, key := range sortedKeys(patch) {
+	for _, key := range slices.Sorted(maps.Keys(patch)) {
 		if !strings.HasPrefix(key, setElementOrderDirectivePrefix) {
 			continue
 		}

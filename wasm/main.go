@@ -1,7 +1,8 @@
 //go:build js && wasm
 
 // Command wasm is the kubesandbox core compiled to WebAssembly. It runs in
-// a SharedWorker (web/worker.js) and exposes two functions to JavaScript:
+// a SharedWorker (web/worker.js) and exposes three functions to
+// JavaScript, installed by wasm/jsglue:
 //
 //	kubesandboxServe(id, method, url, headers, body, sink)
 //	    headers: [[name, value], …]; body: Uint8Array or null
@@ -9,6 +10,7 @@
 //	      sink("head", status, headers, body, false)    whole body (Uint8Array)
 //	      sink("head", status, headers, null, true)     then sink("chunk", Uint8Array)… sink("end", null | "error")
 //	      sink("end", "error")                          failed before a head: a network error
+//
 //	kubesandboxCancel(id)
 //	    cancels request id's context (the page cancelled its stream); writes
 //	    fail from then on and no further sink calls are made for it.
@@ -20,7 +22,7 @@
 //	      "shutdown" done(null), then the program exits (for a reset: the
 //	                 worker clears IndexedDB and starts a fresh instance)
 //
-// (the calls are installed by wasm/jsglue) and calls kubesandboxReady() once they are installed, or
+// Once they are installed it calls kubesandboxReady(), or
 // kubesandboxReady(message) when the saved state cannot be restored (the
 // program then exits; a reset recovers).
 //
@@ -30,8 +32,9 @@
 // public API only offers the Cloudflare-shaped Serve (needs a global
 // `context.binding` and a `workers.ready` import, returns a JS Response that
 // cannot cross a MessagePort, turns bodies into leaking ReadableStreams and
-// never cancels the request context). Here, the only js.Funcs are the two
-// globals above; no per-request js.Func exists, so none can leak.
+// never cancels the request context). Here, the only long-lived js.Funcs
+// are the three globals above; no per-request js.Func exists, so none can
+// leak (idb.go's promise callbacks are released once they have fired).
 package main
 
 import (

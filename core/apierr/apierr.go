@@ -207,6 +207,34 @@ func Timeout(msg string, retryAfter int32) *Error {
 	return &Error{http.StatusGatewayTimeout, ReasonTimeout, msg, &Details{RetryAfterSeconds: retryAfter}}
 }
 
+// Unknown is how the real server answers an error that is not a Status
+// (ErrorToAPIStatus's default): 500, no reason (StatusReasonUnknown), the
+// error's text as the message.
+func Unknown(msg string) *Error {
+	return &Error{http.StatusInternalServerError, "", msg, nil}
+}
+
+// genericInvalidMessage is apimachinery's NewGenericServerResponse text
+// for a 422.
+const genericInvalidMessage = "the server rejected our request due to an error in our request"
+
+// InvalidGeneric is the 422 of NewGenericServerResponse without a
+// resource or name: reason Invalid, the generic message, empty details
+// (the patch handler's answer to a patch that cannot be applied).
+func InvalidGeneric() *Error {
+	return &Error{http.StatusUnprocessableEntity, ReasonInvalid, genericInvalidMessage, &Details{}}
+}
+
+// CauseTypeFieldManagerConflict is the reason of each cause of an apply
+// conflict.
+const CauseTypeFieldManagerConflict = "FieldManagerConflict"
+
+// ApplyConflict is a failed server-side apply (NewApplyConflict): 409
+// Conflict with one FieldManagerConflict cause per field.
+func ApplyConflict(causes []Cause, msg string) *Error {
+	return &Error{http.StatusConflict, ReasonConflict, msg, &Details{Causes: causes}}
+}
+
 func Internal(err error) *Error {
 	return &Error{http.StatusInternalServerError, ReasonInternalError,
 		fmt.Sprintf("Internal error occurred: %v", err), &Details{Causes: []Cause{{Message: err.Error()}}}}

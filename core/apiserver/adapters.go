@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"errors"
 	"time"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
@@ -44,7 +45,7 @@ func (noFieldManager) Apply(live, applied map[string]any, manager, subresource s
 	return nil, apierr.Internal(errNoSchema)
 }
 
-var errNoSchema = &apierr.Error{Code: 500, Reason: apierr.ReasonInternalError, Message: "no type converter for this resource"}
+var errNoSchema = errors.New("no type converter for this resource")
 
 // fieldManagerFor returns the (cached) field manager of a resource version.
 func (s *Server) fieldManagerFor(res *resource.Resource) fieldManager {

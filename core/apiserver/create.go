@@ -128,9 +128,7 @@ func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) 
 		return nil, err
 	}
 	if !o.dryRun {
-		if err := s.notify(res, resource.Event{Type: resource.Created, Obj: result}); err != nil {
-			return nil, err
-		}
+		s.notify(res, resource.Event{Type: resource.Created, Obj: result})
 	}
 	return result, nil
 }

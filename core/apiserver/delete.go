@@ -145,17 +145,15 @@ func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteO
 	}
 	if !deleted && !o.dryRun {
 		// held by finalizers: the kind's controller carries on
-		if err := s.notify(res, resource.Event{Type: resource.Deleting, Obj: out}); err != nil {
-			return nil, false, err
-		}
+		s.notify(res, resource.Event{Type: resource.Deleting, Obj: out})
 	}
 	return out, deleted, nil
 }
 
+// preconditionConflict is BeforeDelete's 409: like kube's, it names the
+// kind where other conflicts name the resource ("Widget.example.com").
 func preconditionConflict(gk apierr.GK, name, msg string) error {
-	return &apierr.Error{Code: http.StatusConflict, Reason: apierr.ReasonConflict,
-		Message: fmt.Sprintf("Operation cannot be fulfilled on %s %q: %s", gk, name, msg),
-		Details: &apierr.Details{Name: name, Group: gk.Group, Kind: gk.Kind}}
+	return apierr.Conflict(apierr.GR{Group: gk.Group, Resource: gk.Kind}, name, msg)
 }
 
 func withFinalizer(fins []string, add, remove string) []string {

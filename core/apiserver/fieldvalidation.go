@@ -8,19 +8,21 @@ import (
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/field"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
+	"github.com/kubesandbox/kubesandbox/patch"
 )
 
 // fieldValidation reads the fieldValidation parameter: "" behaves as Warn.
 func (q *request) fieldValidation() (string, error) {
 	v := q.query.Get("fieldValidation")
 	switch v {
-	case "", "Ignore", "Warn", "Strict":
+	case "", patch.FieldValidationIgnore, patch.FieldValidationWarn, patch.FieldValidationStrict:
 		if v == "" {
-			v = "Warn"
+			v = patch.FieldValidationWarn
 		}
 		return v, nil
 	}
-	return "", q.optionsInvalid(field.NotSupported(field.NewPath("fieldValidation"), v, []string{"", "Ignore", "Strict", "Warn"}))
+	return "", q.optionsInvalid(field.NotSupported(field.NewPath("fieldValidation"), v,
+		[]string{"", patch.FieldValidationIgnore, patch.FieldValidationStrict, patch.FieldValidationWarn}))
 }
 
 // checkFields applies schema defaulting and pruning to obj and reports
@@ -29,7 +31,7 @@ func (q *request) fieldValidation() (string, error) {
 // nothing (Ignore).
 func (q *request) checkFields(fv string, body []byte, obj object) error {
 	var problems []string
-	if fv != "Ignore" && len(body) > 0 {
+	if fv != patch.FieldValidationIgnore && len(body) > 0 {
 		raw := body
 		if contentType(q.r) == mediaYAML {
 			raw = nil // YAML duplicates are reported by the YAML decoder
@@ -49,10 +51,10 @@ func (q *request) checkFields(fv string, body []byte, obj object) error {
 }
 
 func (q *request) reportFieldProblems(fv string, problems []string) error {
-	if len(problems) == 0 || fv == "Ignore" {
+	if len(problems) == 0 || fv == patch.FieldValidationIgnore {
 		return nil
 	}
-	if fv == "Strict" {
+	if fv == patch.FieldValidationStrict {
 		return apierr.BadRequestf("%s in version %q cannot be handled as a %s: strict decoding error: %s",
 			q.res.Kind, q.res.Version, q.res.Kind, strings.Join(problems, ", "))
 	}

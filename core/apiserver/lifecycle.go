@@ -1,6 +1,9 @@
 package apiserver
 
 import (
+	"fmt"
+	"log"
+
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
@@ -14,12 +17,25 @@ import (
 // CustomResourceDefinition serve, namespace.go empties a deleting
 // namespace); this file only carries it out.
 
-// notify tells res's controller, if any, about ev.
-func (s *Server) notify(res *resource.Resource, ev resource.Event) error {
+// notify tells res's controller, if any, about ev. The write behind ev is
+// committed and answered as kube-apiserver answers it (its controllers run
+// apart from the request): a controller that fails leaves the object as
+// the real one does — a deleting CRD keeps its finalizer — and is logged,
+// as utilruntime.HandleError logs; the next write of the object, or the
+// next start, tries again.
+func (s *Server) notify(res *resource.Resource, ev resource.Event) {
 	if res.Hooks.Controller == nil {
-		return nil
+		return
 	}
-	return res.Hooks.Controller(cluster{s, res}, ev)
+	if err := res.Hooks.Controller(cluster{s, res}, ev); err != nil {
+		handleError(fmt.Errorf("%s controller: %w", res.Kind, err))
+	}
+}
+
+// handleError reports an error that has no client to answer to: a line on
+// stderr (the browser console under WebAssembly).
+func handleError(err error) {
+	log.Printf("apiserver: %v", err)
 }
 
 // cluster is resource.Cluster for the controller of res.

@@ -3,7 +3,6 @@ package apiserver
 import (
 	"fmt"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -12,14 +11,24 @@ import (
 
 type object = resource.Object
 
-// meta returns obj.metadata, creating it if needed.
+// The accessors over decoded objects here, in core/controllers (obj.go)
+// and in core/builtin (obj.go) share one behaviour: reads never write and
+// never panic — a missing, null or mistyped value (a non-object on the
+// way) reads as the zero value; integers are int64, int or integral
+// float64s; a writer creates a missing or null object and leaves a
+// mistyped value alone (the write goes nowhere; validation reports it).
+
+// meta returns obj.metadata for writing, creating it when missing or null.
 func meta(obj object) map[string]any {
-	m, ok := obj["metadata"].(map[string]any)
-	if !ok {
-		m = map[string]any{}
-		obj["metadata"] = m
+	switch m := obj["metadata"].(type) {
+	case map[string]any:
+		return m
+	case nil:
+		created := map[string]any{}
+		obj["metadata"] = created
+		return created
 	}
-	return m
+	return map[string]any{} // mistyped: left alone
 }
 
 func str(m map[string]any, k string) string {
@@ -27,7 +36,11 @@ func str(m map[string]any, k string) string {
 	return s
 }
 
-func metaStr(obj object, k string) string { return str(meta(obj), k) }
+// metaStr reads metadata.k; it never adds a metadata to obj.
+func metaStr(obj object, k string) string {
+	m, _ := obj["metadata"].(map[string]any)
+	return str(m, k)
+}
 
 // nested walks a dotted path of map keys: nested(obj, "spec", "replicas").
 func nested(obj map[string]any, path ...string) (any, bool) {
@@ -45,16 +58,24 @@ func nested(obj map[string]any, path ...string) (any, bool) {
 	return cur, true
 }
 
-// setNested sets a value at a dotted path, creating maps on the way.
+// setNested sets a value at a dotted path, creating missing or null maps
+// on the way; a mistyped value on the way is left alone (no write).
 func setNested(obj map[string]any, v any, path ...string) {
+	if len(path) == 0 {
+		return
+	}
 	cur := obj
 	for _, p := range path[:len(path)-1] {
-		m, ok := cur[p].(map[string]any)
-		if !ok {
-			m = map[string]any{}
-			cur[p] = m
+		switch m := cur[p].(type) {
+		case map[string]any:
+			cur = m
+		case nil:
+			created := map[string]any{}
+			cur[p] = created
+			cur = created
+		default:
+			return
 		}
-		cur = m
 	}
 	cur[path[len(path)-1]] = v
 }
@@ -127,15 +148,6 @@ func hasString(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func toString(v any) string {

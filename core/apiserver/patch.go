@@ -62,7 +62,7 @@ func (q *request) patch() error {
 	if pt == patchJSON {
 		// a malformed JSON patch is rejected before the object is looked up
 		if err := patch.ValidateJSON(body); err != nil {
-			return patch.ToAPIError(err, q.gk(), q.ri.name)
+			return patch.ToAPIError(err)
 		}
 	}
 	manager := q.managerName()
@@ -83,7 +83,7 @@ func (q *request) patch() error {
 			res, err = patch.StrategicMergePatchWith(cur, body, q.res.Schema, opts)
 		}
 		if err != nil {
-			return nil, patch.ToAPIError(err, q.gk(), q.ri.name)
+			return nil, patch.ToAPIError(err)
 		}
 		obj, err := jsonx.DecodeObject(res.Object)
 		if err != nil {
@@ -145,7 +145,7 @@ func (q *request) apply(body []byte, force, dry bool, fv string) error {
 		meta(applied)["name"] = q.ri.name
 		created, err := fm.Apply(nil, jsonx.CopyObject(applied), manager, sub, force, q.s.now())
 		if err != nil {
-			return err
+			return patch.ToAPIError(err)
 		}
 		out, err := q.s.createObject(q.res, created, createOpts{manager: manager, dryRun: dry, applied: true})
 		if err == nil {
@@ -160,7 +160,7 @@ func (q *request) apply(body []byte, force, dry bool, fv string) error {
 	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, error) {
 		obj, err := fm.Apply(old, jsonx.CopyObject(applied), manager, sub, force, q.s.now())
 		if err != nil {
-			return nil, err
+			return nil, patch.ToAPIError(err)
 		}
 		if rv := metaStr(applied, "resourceVersion"); rv == "" {
 			meta(obj)["resourceVersion"] = metaStr(old, "resourceVersion")
@@ -184,7 +184,7 @@ func (q *request) checkPatchedFields(fv string, res patch.Result, obj object) er
 	if err != nil {
 		return err
 	}
-	if fv == "Ignore" {
+	if fv == patch.FieldValidationIgnore {
 		return nil
 	}
 	problems := append([]string(nil), res.StrictErrors...)
@@ -194,12 +194,12 @@ func (q *request) checkPatchedFields(fv string, res patch.Result, obj object) er
 	if len(problems) == 0 {
 		return nil
 	}
-	if fv == "Strict" {
+	if fv == patch.FieldValidationStrict {
 		value := res.PatchValue
 		if value == "" {
 			value = string(res.Object) // JSON and merge patches: the patched object
 		}
-		return (&patch.StrictError{PatchValue: value, Errors: problems}).APIError()
+		return patch.ToAPIError(&patch.StrictError{PatchValue: value, Errors: problems})
 	}
 	return q.reportFieldProblems(fv, problems)
 }

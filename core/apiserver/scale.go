@@ -90,7 +90,7 @@ func (q *request) patchScale(pt string, body []byte, dry bool) error {
 		return apierr.UnsupportedMediaType(pt, []string{patchJSON, patchMerge})
 	}
 	if err != nil {
-		return patch.ToAPIError(err, apierr.GK{Group: "autoscaling", Kind: "Scale"}, q.ri.name)
+		return patch.ToAPIError(err)
 	}
 	sc, err := jsonx.DecodeObject(patched)
 	if err != nil {

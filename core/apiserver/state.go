@@ -11,6 +11,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/kubesandbox/kubesandbox/core/internal/respbuf"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 	"github.com/kubesandbox/kubesandbox/core/store"
@@ -301,34 +302,14 @@ func (s *Server) importOne(obj object) error {
 	}
 	req.Header.Set("Content-Type", ctype)
 	req.Header.Set("Accept", "application/json")
-	w := &bufferWriter{header: http.Header{}}
+	w := respbuf.New()
 	s.ServeHTTP(w, req)
-	if w.code >= 300 {
-		st, err := jsonx.DecodeObject(w.body.Bytes())
+	if w.Code() >= 300 {
+		st, err := jsonx.DecodeObject(w.Body.Bytes())
 		if err == nil && str(st, "message") != "" {
 			return errors.New(str(st, "message"))
 		}
-		return fmt.Errorf("HTTP %d: %s", w.code, bytes.TrimSpace(w.body.Bytes()))
+		return fmt.Errorf("HTTP %d: %s", w.Code(), bytes.TrimSpace(w.Body.Bytes()))
 	}
 	return nil
-}
-
-// bufferWriter is the smallest http.ResponseWriter.
-type bufferWriter struct {
-	header http.Header
-	code   int
-	body   bytes.Buffer
-}
-
-func (w *bufferWriter) Header() http.Header { return w.header }
-func (w *bufferWriter) Write(p []byte) (int, error) {
-	if w.code == 0 {
-		w.code = http.StatusOK
-	}
-	return w.body.Write(p)
-}
-func (w *bufferWriter) WriteHeader(code int) {
-	if w.code == 0 {
-		w.code = code
-	}
 }

@@ -146,9 +146,7 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun b
 		if deleted {
 			ev.Type = resource.Deleted
 		}
-		if err := s.notify(res, ev); err != nil {
-			return nil, false, err
-		}
+		s.notify(res, ev)
 	}
 	return out, deleted, nil
 }

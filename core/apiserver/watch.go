@@ -27,130 +27,206 @@ var bookmarkInterval = 30 * time.Second
 //     k8s.io/initial-events-end;
 //   - an exact resourceVersion: only changes strictly after it (410 Expired
 //     as an ERROR event once it is outside the history window).
+//
+// Errors before the first byte (bad options, a resourceVersion that never
+// arrives) are answered as a Status; after it, as an ERROR event.
 func (q *request) watch() error {
-	o, err := q.listOptions()
+	ws, err := q.newWatchStream()
 	if err != nil {
 		return err
 	}
-	if q.ri.name != "" { // /watch/.../name: one object
+	ctx, cancel := context.WithTimeout(q.r.Context(), ws.timeout())
+	defer cancel()
+	if ok, err := ws.start(); !ok {
+		return err
+	}
+	ws.loop(ctx)
+	return nil
+}
+
+// A watchStream is one watch response: start picks the revision to begin
+// after, writes the header and the initial events; loop then sends what
+// the store's watcher yields until the client goes away, the timeout ends
+// the request or the watcher falls out of the history window. Like etcd's
+// mvcc watcher it is a position in the one event log plus a filter; it
+// never holds up a writer.
+//
+// A worked example: `?watch=1&resourceVersion=0&allowWatchBookmarks=true`
+// on configmaps in "default", store at revision 7 holding a and b:
+//
+//	start  list at 7 → snapshot [a b], from = 7; store.Watch(prefix, 7)
+//	       200 + headers, flushed; send ADDED a, ADDED b
+//	loop   revision 8 changes a     → send MODIFIED a; progress = 8
+//	       revision 9 is in kube-system → nothing (not under the prefix)
+//	       30 s without events      → bookmark(8): BOOKMARK rv "8"
+//	       the watcher leaves the window → ERROR 410 Expired; the stream ends
+type watchStream struct {
+	q       *request
+	opts    listOptions
+	prefix  string
+	matches func(object) bool
+	flusher http.Flusher // nil when the writer cannot flush
+
+	from     store.Revision // events strictly after it are sent
+	snapshot []store.KV     // the initial ADDED events, at from
+	w        *store.Watch   // nil when from has left the window
+}
+
+// newWatchStream parses the request's list options; /watch/…/name is a
+// field selector on metadata.name.
+func (q *request) newWatchStream() (*watchStream, error) {
+	o, err := q.listOptions()
+	if err != nil {
+		return nil, err
+	}
+	if q.ri.name != "" {
 		sel := "metadata.name=" + selector.EscapeValue(q.ri.name)
 		if !o.fields.Empty() {
 			sel = o.fields.String() + "," + sel
 		}
 		o.fields, _ = selector.ParseFields(sel)
 	}
-	prefix := storagePrefix(q.res, q.ri.namespace)
 	match := o.matcher(q.res)
-	matches := func(obj object) bool { return match == nil || match(obj) }
+	flusher, _ := q.w.(http.Flusher)
+	return &watchStream{
+		q: q, opts: o, prefix: storagePrefix(q.res, q.ri.namespace), flusher: flusher,
+		matches: func(obj object) bool { return match == nil || match(obj) },
+	}, nil
+}
 
-	lo, hi := time.Duration(q.s.opts.MinWatchSeconds)*time.Second, time.Duration(q.s.opts.MaxWatchSeconds)*time.Second
-	timeout := lo + time.Duration(rand.Int63n(int64(hi-lo)+1)) // randomised like the real server
-	if o.timeout > 0 && time.Duration(o.timeout)*time.Second < timeout {
-		timeout = time.Duration(o.timeout) * time.Second
+// timeout is randomised between the server's bounds like the real
+// server's, and never longer than timeoutSeconds.
+func (ws *watchStream) timeout() time.Duration {
+	opts := ws.q.s.opts
+	lo, hi := time.Duration(opts.MinWatchSeconds)*time.Second, time.Duration(opts.MaxWatchSeconds)*time.Second
+	t := lo + time.Duration(rand.Int63n(int64(hi-lo)+1))
+	if ws.opts.timeout > 0 && time.Duration(ws.opts.timeout)*time.Second < t {
+		t = time.Duration(ws.opts.timeout) * time.Second
 	}
-	ctx, cancel := context.WithTimeout(q.r.Context(), timeout)
-	defer cancel()
+	return t
+}
 
+// start decides where the stream begins (a snapshot plus its revision, or
+// the exact resourceVersion asked for, waiting until the store reaches
+// it), writes the header and sends the initial events. It returns ok to
+// go on with loop, or the error to answer as a Status when nothing has
+// been written yet.
+func (ws *watchStream) start() (ok bool, err error) {
+	q, o := ws.q, ws.opts
 	initial := o.rv == "" || o.rv == "0"
 	if o.sendInitialEvents != nil {
 		initial = *o.sendInitialEvents
 	}
-	var start store.Revision
-	var snapshot []store.KV
 	if initial {
 		if o.rv != "" && o.rv != "0" {
 			if err := q.waitForRV(o.rv); err != nil {
-				return err
+				return false, err
 			}
 		}
-		kvs, rev, _, err := q.s.store.List(prefix, "", 0, nil, 0)
+		kvs, rev, _, err := q.s.store.List(ws.prefix, "", 0, nil, 0)
 		if err != nil {
-			return err
+			return false, err
 		}
-		snapshot, start = kvs, rev
+		ws.snapshot, ws.from = kvs, rev
 	} else {
 		n, _ := parseRV(o.rv)
-		start = store.Revision(n)
-		if start > q.s.store.Rev() {
+		ws.from = store.Revision(n)
+		if ws.from > q.s.store.Rev() {
 			if err := q.waitForRV(o.rv); err != nil {
-				return err
+				return false, err
 			}
 		}
 	}
-	w, werr := q.s.store.Watch(prefix, start)
+	w, werr := q.s.store.Watch(ws.prefix, ws.from)
 
 	q.w.Header().Set("Content-Type", mediaJSON)
 	q.w.Header().Set("Cache-Control", "no-cache, private")
 	q.w.WriteHeader(http.StatusOK)
-	flusher, _ := q.w.(http.Flusher)
-	send := func(typ string, obj any) bool {
-		if m, ok := obj.(map[string]any); ok && q.out.table && typ != "ERROR" && typ != "BOOKMARK" {
-			// kubectl get -w asks for Table rows: each event carries a Table
-			if t, err := q.table(m); err == nil {
-				obj = t
-			}
-		}
-		b, err := jsonx.Marshal(map[string]any{"type": typ, "object": obj})
-		if err != nil {
-			return false
-		}
-		if _, err := q.w.Write(append(b, '\n')); err != nil {
-			return false
-		}
-		if flusher != nil {
-			flusher.Flush()
-		}
-		return true
-	}
-	sendErr := func(err error) {
-		st := apierr.ToStatus(err)
-		send("ERROR", st)
-	}
-	if flusher != nil {
-		flusher.Flush()
+	if ws.flusher != nil {
+		ws.flusher.Flush()
 	}
 	if werr != nil {
-		sendErr(apierr.Expired(fmt.Sprintf("too old resource version: %d (%d)", start, q.s.store.CompactedRev())))
-		return nil
+		ws.expired(ws.from)
+		return false, nil
 	}
-	for _, kv := range snapshot {
+	ws.w = w
+	for _, kv := range ws.snapshot {
 		obj, err := q.decodeStored(kv)
-		if err == nil && matches(obj) && !send("ADDED", obj) {
-			return nil
+		if err == nil && ws.matches(obj) && !ws.send("ADDED", obj) {
+			return false, nil
 		}
 	}
-	bookmark := func(rev store.Revision, initialEnd bool) bool {
-		m := map[string]any{"resourceVersion": strconv.FormatInt(int64(rev), 10)}
-		if initialEnd {
-			m["annotations"] = map[string]any{"k8s.io/initial-events-end": "true"}
-		}
-		return send("BOOKMARK", map[string]any{"apiVersion": q.res.GroupVersion(), "kind": q.res.Kind, "metadata": m})
-	}
+	ws.snapshot = nil
 	if o.sendInitialEvents != nil && *o.sendInitialEvents && o.bookmarks {
-		if !bookmark(start, true) {
-			return nil
+		return ws.bookmark(ws.from, true), nil
+	}
+	return true, nil
+}
+
+// send writes one event and flushes it; false when the client is gone.
+// kubectl get -w asks for Table rows: then each object becomes a Table.
+func (ws *watchStream) send(typ string, obj any) bool {
+	if m, ok := obj.(map[string]any); ok && ws.q.out.table && typ != "ERROR" && typ != "BOOKMARK" {
+		if t, err := ws.q.table(m); err == nil {
+			obj = t
 		}
 	}
-	// A batch carries the watcher's progress with it: a bookmark may only
-	// announce a revision whose events have all been sent (reading
-	// w.Progress() from this goroutine would race with Next and could run
-	// ahead of a batch not yet written).
-	type batch struct {
-		evs      []store.Event
-		progress store.Revision
+	b, err := jsonx.Marshal(map[string]any{"type": typ, "object": obj})
+	if err != nil {
+		return false
 	}
-	progress := start
-	events := make(chan batch)
+	if _, err := ws.q.w.Write(append(b, '\n')); err != nil {
+		return false
+	}
+	if ws.flusher != nil {
+		ws.flusher.Flush()
+	}
+	return true
+}
+
+// bookmark announces that every event up to rev has been sent;
+// initialEnd marks the end of the initial events (sendInitialEvents).
+func (ws *watchStream) bookmark(rev store.Revision, initialEnd bool) bool {
+	m := map[string]any{"resourceVersion": strconv.FormatInt(int64(rev), 10)}
+	if initialEnd {
+		m["annotations"] = map[string]any{"k8s.io/initial-events-end": "true"}
+	}
+	return ws.send("BOOKMARK", map[string]any{"apiVersion": ws.q.res.GroupVersion(), "kind": ws.q.res.Kind, "metadata": m})
+}
+
+// expired ends the stream with the ERROR event of a position that has
+// left the history window.
+func (ws *watchStream) expired(at store.Revision) {
+	err := apierr.Expired(fmt.Sprintf("too old resource version: %d (%d)", at, ws.q.s.store.CompactedRev()))
+	ws.send("ERROR", apierr.ToStatus(err))
+}
+
+// watchBatch is what the reader goroutine hands to loop: events with the
+// watcher's progress after them, so that a bookmark only announces a
+// revision whose events have all been sent (reading w.Progress() from
+// loop would race with Next and could run ahead of a batch not yet
+// written).
+type watchBatch struct {
+	evs      []store.Event
+	progress store.Revision
+}
+
+// loop sends the watcher's events, and a bookmark after each quiet
+// bookmarkInterval when the client allows them, until ctx ends, the
+// client goes away or the watcher falls out of the window.
+func (ws *watchStream) loop(ctx context.Context) {
+	progress := ws.from
+	batches := make(chan watchBatch)
 	errs := make(chan error, 1)
 	go func() {
 		for {
-			evs, err := w.Next(ctx)
+			evs, err := ws.w.Next(ctx)
 			if err != nil {
 				errs <- err
 				return
 			}
 			select {
-			case events <- batch{evs, w.Progress()}:
+			case batches <- watchBatch{evs, ws.w.Progress()}:
 			case <-ctx.Done():
 				errs <- ctx.Err()
 				return
@@ -161,23 +237,23 @@ func (q *request) watch() error {
 	defer tick.Stop()
 	for {
 		select {
-		case b := <-events:
+		case b := <-batches:
 			progress = b.progress
 			for _, ev := range b.evs {
-				typ, obj := q.watchEvent(ev, matches)
-				if typ != "" && !send(typ, obj) {
-					return nil
+				typ, obj := ws.q.watchEvent(ev, ws.matches)
+				if typ != "" && !ws.send(typ, obj) {
+					return
 				}
 			}
 		case <-tick.C:
-			if o.bookmarks && !bookmark(progress, false) {
-				return nil
+			if ws.opts.bookmarks && !ws.bookmark(progress, false) {
+				return
 			}
 		case err := <-errs:
 			if err == store.ErrCompacted {
-				sendErr(apierr.Expired(fmt.Sprintf("too old resource version: %d (%d)", w.Progress(), q.s.store.CompactedRev())))
+				ws.expired(ws.w.Progress()) // the reader has returned: no race
 			}
-			return nil
+			return
 		}
 	}
 }

@@ -1,8 +1,11 @@
 package builtin
 
-// Small accessors over decoded JSON objects. None of them panics on a
-// value of the wrong type: a field that is not what the defaulter expects
-// is left alone (validation reports it later).
+// Small accessors over decoded JSON objects, with the behaviour of those
+// of core/apiserver (object.go) and core/controllers: reads never write
+// and never panic — a missing, null or mistyped value reads as the zero
+// value; integers are int64, int or integral float64s; ensure creates a
+// missing or null object and leaves a mistyped value alone (it returns
+// nil, and the setters skip a nil map), for validation to report later.
 
 // child returns m[key] when it is an object, or nil.
 func child(m map[string]any, key string) map[string]any {
@@ -81,6 +84,8 @@ func num(m map[string]any, key string) (int64, bool) {
 		if v == float64(int64(v)) {
 			return int64(v), true
 		}
+	case int:
+		return int64(v), true
 	}
 	return 0, false
 }

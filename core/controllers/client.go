@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/kubesandbox/kubesandbox/core/builtin"
+	"github.com/kubesandbox/kubesandbox/core/internal/respbuf"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 )
 
@@ -46,26 +47,6 @@ func isCode(err error, code int) bool {
 	return ok && e.Code == code
 }
 
-// responseRecorder is the smallest http.ResponseWriter.
-type responseRecorder struct {
-	hdr  http.Header
-	code int
-	body bytes.Buffer
-}
-
-func (r *responseRecorder) Header() http.Header { return r.hdr }
-func (r *responseRecorder) WriteHeader(code int) {
-	if r.code == 0 {
-		r.code = code
-	}
-}
-func (r *responseRecorder) Write(b []byte) (int, error) {
-	if r.code == 0 {
-		r.code = http.StatusOK
-	}
-	return r.body.Write(b)
-}
-
 // client sends requests to the handler with one User-Agent.
 type client struct {
 	h  http.Handler
@@ -94,13 +75,13 @@ func (c client) do(ctx context.Context, method, path, contentType string, body a
 	if raw != nil {
 		req.Header.Set("Content-Type", contentType)
 	}
-	rec := &responseRecorder{hdr: http.Header{}}
+	rec := respbuf.New()
 	c.h.ServeHTTP(rec, req)
-	out := decode(rec.body.Bytes())
-	if rec.code < 200 || rec.code > 299 {
-		e := &apiError{Code: rec.code, Reason: str(out, "reason"), Message: str(out, "message")}
+	out := decode(rec.Body.Bytes())
+	if rec.Code() < 200 || rec.Code() > 299 {
+		e := &apiError{Code: rec.Code(), Reason: str(out, "reason"), Message: str(out, "message")}
 		if e.Message == "" {
-			e.Message = strings.TrimSpace(rec.body.String())
+			e.Message = strings.TrimSpace(rec.Body.String())
 		}
 		return out, e
 	}

@@ -32,7 +32,7 @@ func start(t *testing.T) *env {
 		cancel()
 		select {
 		case <-mgr.Done():
-		case <-time.After(5 * time.Second):
+		case <-time.After(liveness):
 			t.Error("controllers did not stop")
 		}
 	})
@@ -73,10 +73,16 @@ func (e *env) must(code int, method, path, ctype string, body any) m {
 	return out
 }
 
-// eventually polls cond every 5 ms until it holds or 5 s pass.
+// liveness bounds every wait of these tests. It only ends a test that
+// would otherwise hang — it is not a timing assertion: a rollout takes
+// milliseconds, but several seconds under -race on a loaded 2-core
+// machine (make test).
+const liveness = 60 * time.Second
+
+// eventually polls cond every 5 ms until it holds or liveness passes.
 func (e *env) eventually(what string, cond func() (bool, string)) {
 	e.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(liveness)
 	last := ""
 	for time.Now().Before(deadline) {
 		ok, msg := cond()
@@ -452,7 +458,7 @@ func TestStopsOnCancel(t *testing.T) {
 	cancel()
 	select {
 	case <-mgr.Done():
-	case <-time.After(2 * time.Second):
+	case <-time.After(liveness):
 		t.Fatal("not stopped")
 	}
 	// writes after the stop are not acted on

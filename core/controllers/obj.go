@@ -10,8 +10,12 @@ import (
 )
 
 // Objects are handled as decoded JSON (map[string]any with int64 and
-// float64 numbers, as jsonx decodes them). These helpers never panic on
-// missing or mistyped fields: a wrong shape reads as the zero value.
+// float64 numbers, as jsonx decodes them). These helpers behave as those
+// of core/apiserver (object.go) and core/builtin: reads never write and
+// never panic — a missing, null or mistyped value reads as the zero
+// value; integers are int64, int or integral float64s; ensure creates a
+// missing or null object and leaves a mistyped value alone (the write
+// goes nowhere).
 
 type obj = map[string]any
 
@@ -30,12 +34,16 @@ func child(o obj, path ...string) obj {
 func ensure(o obj, path ...string) obj {
 	cur := o
 	for _, p := range path {
-		next, ok := cur[p].(map[string]any)
-		if !ok {
-			next = map[string]any{}
-			cur[p] = next
+		switch next := cur[p].(type) {
+		case map[string]any:
+			cur = next
+		case nil:
+			created := map[string]any{}
+			cur[p] = created
+			cur = created
+		default:
+			return obj{} // mistyped: left alone
 		}
-		cur = next
 	}
 	return cur
 }
@@ -59,7 +67,9 @@ func num(o obj, path ...string) (int64, bool) {
 	case int64:
 		return v, true
 	case float64:
-		return int64(v), true
+		if v == float64(int64(v)) {
+			return int64(v), true
+		}
 	case int:
 		return int64(v), true
 	}

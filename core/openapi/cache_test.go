@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 
@@ -50,28 +51,56 @@ func TestCache(t *testing.T) {
 	})
 }
 
+// TestCacheConcurrent: goroutines that ask at once (run under -race by
+// make test) all get the one *Docs built for the resource set, and every
+// document they read is the memoised one with the uncached bytes.
 func TestCacheConcurrent(t *testing.T) {
 	var c Cache
 	rs := builtin.Resources()
+	wantGV, _ := V3GroupVersion(rs, "apis/apps/v1")
+	want := [][]byte{V3Root(rs), wantGV, V2(rs), AggregatedDiscovery(rs, true), AggregatedDiscovery(rs, false)}
+
+	const n = 8
+	docs := make([]*Docs, n)
+	got := make([][][]byte, n)
 	var wg sync.WaitGroup
-	for i := 0; i < 8; i++ {
+	for i := 0; i < n; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
 			d := c.For(rs)
-			switch i % 4 {
-			case 0:
-				d.V3Root()
-			case 1:
-				d.V3GroupVersion("apis/apps/v1")
-			case 2:
-				d.V2()
-			default:
-				d.AggregatedDiscovery(i%2 == 0)
+			docs[i] = d
+			read := []func() []byte{
+				d.V3Root,
+				func() []byte { b, _ := d.V3GroupVersion("apis/apps/v1"); return b },
+				d.V2,
+				func() []byte { return d.AggregatedDiscovery(true) },
+				func() []byte { return d.AggregatedDiscovery(false) },
+			}
+			got[i] = make([][]byte, len(read))
+			for k := range read { // each goroutine starts with another document
+				j := (i + k) % len(read)
+				got[i][j] = read[j]()
 			}
 		}(i)
 	}
 	wg.Wait()
+
+	names := []string{"V3Root", "V3GroupVersion apps/v1", "V2", "AggregatedDiscovery(legacy)", "AggregatedDiscovery"}
+	for i := 0; i < n; i++ {
+		t.Run(fmt.Sprintf("goroutine %d", i), func(t *testing.T) {
+			if docs[i] != docs[0] {
+				t.Errorf("got another *Docs than goroutine 0: the set was built twice")
+			}
+			for j, b := range got[i] {
+				if string(b) != string(want[j]) {
+					t.Errorf("%s differs from the uncached document", names[j])
+				} else if len(b) == 0 || &b[0] != &got[0][j][0] {
+					t.Errorf("%s is not the memoised document goroutine 0 read", names[j])
+				}
+			}
+		})
+	}
 }
 
 func BenchmarkV3GroupVersions(b *testing.B) {

@@ -1,8 +1,6 @@
 package openapi
 
 import (
-	"sort"
-
 	"github.com/kubesandbox/kubesandbox/core/schema"
 )
 
@@ -446,13 +444,4 @@ func sameStrings(a, b []string) bool {
 		}
 	}
 	return true
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

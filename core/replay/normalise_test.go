@@ -5,33 +5,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/kubesandbox/kubesandbox/internal/conformance"
 )
 
-// transcriptsDir is where the truth lives: /work/shared/conformance next to
-// the repository root, or $KUBESANDBOX_CONFORMANCE.
-func transcriptsDir(t testing.TB) string {
-	if d := os.Getenv("KUBESANDBOX_CONFORMANCE"); d != "" {
-		if fi, err := os.Stat(filepath.Join(d, "transcripts")); err == nil && fi.IsDir() {
-			return filepath.Join(d, "transcripts")
-		}
-		return d
-	}
-	d, err := filepath.Abs("../../../shared/conformance/transcripts")
-	if err != nil {
-		t.Skipf("conformance transcripts: %v", err)
-	}
-	return d
-}
-
+// loadTruth loads the transcripts; without them the test is skipped, or
+// fails in CI (internal/conformance).
 func loadTruth(t testing.TB) []Transcript {
-	dir := transcriptsDir(t)
+	t.Helper()
+	dir := conformance.Dir()
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("conformance transcripts not found at %s (set KUBESANDBOX_CONFORMANCE): %v", dir, err)
+		conformance.Missing(t, "conformance transcripts not found at %s (set KUBESANDBOX_CONFORMANCE): %v", dir, err)
 	}
 	ts, err := Load(dir)
 	if err != nil {
@@ -249,7 +237,7 @@ func TestNormaliseTruthDetectsBreakage(t *testing.T) {
 				}
 			}
 			if tr == nil {
-				t.Skipf("no transcript %s", c.scenario)
+				conformance.Missing(t, "no transcript %s", c.scenario)
 			}
 			s := &synth{rv: map[string]string{}}
 			m := labelRef.FindStringSubmatch(c.onto)

@@ -3,7 +3,9 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/kubesandbox/kubesandbox/core/field"
@@ -59,7 +61,7 @@ func validateEmbedded(pth *field.Path, x any, s *Schema, opts Options, depth int
 		if s.EmbeddedResource {
 			errs = append(errs, validateEmbeddedResource(pth, x, opts)...)
 		}
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			if prop, ok := s.Properties[k]; ok {
 				errs = append(errs, validateEmbedded(pth.Child(k), x[k], prop, opts, depth+1)...)
 			} else if s.AdditionalProperties != nil {
@@ -84,7 +86,7 @@ func validateEmbeddedResource(pth *field.Path, x map[string]any, opts Options) f
 	if _, found := x["kind"]; !found {
 		errs = append(errs, field.Required(pth.Child("kind"), ""))
 	}
-	for _, k := range sortedKeys(x) {
+	for _, k := range slices.Sorted(maps.Keys(x)) {
 		v := x[k]
 		switch k {
 		case "apiVersion":
@@ -147,7 +149,7 @@ func listSetsAndMaps(pth *field.Path, s *Schema, obj map[string]any, depth int) 
 		return nil
 	}
 	var errs field.ErrorList
-	keys := sortedKeys(obj)
+	keys := slices.Sorted(maps.Keys(obj))
 	if s.AdditionalProperties != nil {
 		for _, k := range keys {
 			errs = append(errs, listValue(pth.Key(k), s.AdditionalProperties, obj[k], depth+1)...)

@@ -2,7 +2,8 @@ package schema
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 )
 
 // Validators of compound values: arrays, objects and the junctors
@@ -35,15 +36,6 @@ func validateSlice(s *Schema, path string, data []any) *result {
 	return res
 }
 
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 func validateObject(s *Schema, path string, data map[string]any) *result {
 	res := new(result)
 	n := int64(len(data))
@@ -53,7 +45,7 @@ func validateObject(s *Schema, path string, data map[string]any) *result {
 	if s.MaxProperties != nil && n > *s.MaxProperties {
 		res.add(verr{code: codeTooManyProperties, name: path, value: n, max: *s.MaxProperties, msg: fmt.Sprintf("%s in %s should have at most %d properties", path, in, *s.MaxProperties)})
 	}
-	keys := sortedKeys(data)
+	keys := slices.Sorted(maps.Keys(data))
 	if s.AdditionalPropertiesBool != nil && !*s.AdditionalPropertiesBool {
 		for _, k := range keys {
 			if _, ok := s.Properties[k]; !ok {

@@ -3,6 +3,8 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -138,14 +140,14 @@ func (p *pruner) prune(x any, s *Schema, depth int) {
 	switch x := x.(type) {
 	case map[string]any:
 		if s == nil {
-			for _, k := range sortedKeys(x) {
+			for _, k := range slices.Sorted(maps.Keys(x)) {
 				p.record(k)
 				delete(x, k)
 			}
 			return
 		}
 		ap, hasAP := apOf(s)
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			if s.EmbeddedResource && metaFields[k] {
 				continue
 			}
@@ -186,7 +188,7 @@ func (p *pruner) skipPrune(x any, s *Schema, depth int) {
 	switch x := x.(type) {
 	case map[string]any:
 		ap, hasAP := apOf(s)
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			if s.EmbeddedResource && metaFields[k] {
 				continue
 			}
@@ -221,7 +223,7 @@ func (c *coercer) coerce(pth *field.Path, x any, s *Schema, depth int) error {
 	}
 	switch x := x.(type) {
 	case map[string]any:
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			v := x[k]
 			if s.EmbeddedResource {
 				switch k {
@@ -298,7 +300,7 @@ var (
 func stripUnknown(meta map[string]any, prefix string) (map[string]any, []string) {
 	out := make(map[string]any, len(meta))
 	var unknown []string
-	for _, k := range sortedKeys(meta) {
+	for _, k := range slices.Sorted(maps.Keys(meta)) {
 		v := meta[k]
 		if !objectMetaKeys[k] {
 			unknown = append(unknown, prefix+"."+k)
@@ -320,7 +322,7 @@ func stripUnknown(meta map[string]any, prefix string) (map[string]any, []string)
 					continue
 				}
 				cm := make(map[string]any, len(m))
-				for _, ik := range sortedKeys(m) {
+				for _, ik := range slices.Sorted(maps.Keys(m)) {
 					if !known[ik] {
 						unknown = append(unknown, fmt.Sprintf("%s.%s[%d].%s", prefix, k, i, ik))
 						continue
@@ -364,7 +366,7 @@ func objectMetaOf(obj map[string]any, parent string, drop bool) (map[string]any,
 				return nil, true, nil, err
 			}
 			om = v1.ObjectMeta{}
-			for _, k := range sortedKeys(clean) {
+			for _, k := range slices.Sorted(maps.Keys(clean)) {
 				var test v1.ObjectMeta
 				single := map[string]any{k: clean[k]}
 				if unmarshalJSONValue(single, &test) == nil {

@@ -2,7 +2,6 @@ package validation
 
 import (
 	"encoding/json"
-	"sort"
 	"time"
 )
 
@@ -160,15 +159,4 @@ func stringMap(v any) map[string]string {
 		}
 	}
 	return out
-}
-
-// sortedKeys gives a stable error order (the real server iterates a Go
-// map, so its order is random when several keys are wrong).
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,6 +2,8 @@ package validation
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -124,7 +126,7 @@ func validateNonnegative(v int64, p *field.Path) field.ErrorList {
 //	metadata.labels: Invalid value: "not ok!": a valid label must be ...
 func ValidateLabels(labels map[string]string, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, k := range sortedKeys(labels) {
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		for _, msg := range IsQualifiedName(k) {
 			errs = append(errs, field.Invalid(path, k, msg))
 		}
@@ -143,7 +145,7 @@ func ValidateLabels(labels map[string]string, path *field.Path) field.ErrorList 
 func ValidateAnnotations(annotations map[string]string, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	total := 0
-	for _, k := range sortedKeys(annotations) {
+	for _, k := range slices.Sorted(maps.Keys(annotations)) {
 		for _, msg := range IsQualifiedName(strings.ToLower(k)) {
 			errs = append(errs, field.Invalid(path, k, msg))
 		}

@@ -13,11 +13,11 @@ import (
 
 // Apply performs server-side apply of the configuration applied by
 // manager onto live (nil when the object does not exist yet) and returns
-// the new object with its managedFields. Errors are API errors:
-// *ConflictError (409, unless force), *apierr.Error 400 for a wrong
-// apiVersion/kind or managedFields in the configuration, and 500 without
-// reason for configurations that do not fit the schema (e.g.
-// ".spec.foo: field not declared in schema"), as the real server answers.
+// the new object with its managedFields. Errors are a *ConflictError
+// (unless force; a 409 through patch.ToAPIError) or API errors, as the
+// real server answers: 400 for a wrong apiVersion/kind or managedFields in
+// the configuration, and 500 without reason for configurations that do
+// not fit the schema (e.g. ".spec.foo: field not declared in schema").
 //
 // When the apply changes nothing but managedFields, the result is the live
 // object with new managedFields; when it changes nothing at all, the

@@ -2,7 +2,6 @@ package fieldmanager
 
 import (
 	"fmt"
-	"net/http"
 	"sort"
 	"strings"
 
@@ -10,19 +9,17 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v4/merge"
 )
 
-// CauseTypeFieldManagerConflict is the reason of each cause of an apply
-// conflict.
-const CauseTypeFieldManagerConflict = "FieldManagerConflict"
-
 // Conflict is one field that the applier would take from another manager.
 type Conflict struct {
 	Manager string // the other manager's identifier (JSON, see Managed)
 	Path    string // e.g. ".spec.color"
 }
 
-// ConflictError is a failed apply: 409 Conflict with one
-// FieldManagerConflict cause per field. It converts to *apierr.Error
-// through errors.As, so apierr.ToStatus renders it directly:
+// ConflictError is a failed apply: the fields the applier would take from
+// other managers. Like SMD's merge.Conflicts it is a plain error that
+// knows nothing of HTTP; patch.ToAPIError turns it into the real server's
+// 409 Conflict (apierr.ApplyConflict, one FieldManagerConflict cause per
+// field). Its text is the Status message:
 //
 //	Apply failed with 1 conflict: conflict with "bob" using example.com/v1: .spec.color
 //
@@ -48,10 +45,7 @@ func newConflictError(cs merge.Conflicts) *ConflictError {
 	return e
 }
 
-func (e *ConflictError) Error() string { return e.Message() }
-
-// Message is the Status message.
-func (e *ConflictError) Message() string {
+func (e *ConflictError) Error() string {
 	if len(e.Conflicts) == 1 {
 		return fmt.Sprintf("Apply failed with 1 conflict: conflict with %v: %v", printManager(e.Conflicts[0].Manager), e.Conflicts[0].Path)
 	}
@@ -74,27 +68,18 @@ func (e *ConflictError) Message() string {
 	return fmt.Sprintf("Apply failed with %d conflicts: %s", len(e.Conflicts), strings.Join(lines, "\n"))
 }
 
-// APIError is the 409 the real server answers.
-func (e *ConflictError) APIError() *apierr.Error {
+// Causes are the Status causes of the conflict, one per field, as the
+// real server's NewConflictError lists them.
+func (e *ConflictError) Causes() []apierr.Cause {
 	causes := make([]apierr.Cause, 0, len(e.Conflicts))
 	for _, c := range e.Conflicts {
 		causes = append(causes, apierr.Cause{
-			Type:    CauseTypeFieldManagerConflict,
+			Type:    apierr.CauseTypeFieldManagerConflict,
 			Message: "conflict with " + printManager(c.Manager),
 			Field:   c.Path,
 		})
 	}
-	return &apierr.Error{Code: http.StatusConflict, Reason: apierr.ReasonConflict, Message: e.Message(),
-		Details: &apierr.Details{Causes: causes}}
-}
-
-// As lets errors.As(err, **apierr.Error) see the 409.
-func (e *ConflictError) As(target any) bool {
-	if t, ok := target.(**apierr.Error); ok {
-		*t = e.APIError()
-		return true
-	}
-	return false
+	return causes
 }
 
 // printManager renders a manager identifier as the real server does:

@@ -36,10 +36,11 @@
 // Apply is for application/apply-patch+yaml: live is the stored object
 // (nil to create), applied the parsed body (ParseApplyBody). It returns
 // the merged object, defaulted with Options.Defaulter, with its
-// managedFields, or an error to send as is (ConflictError → 409, bad
-// requests → 400, other failures → 500 without a reason, like the real
-// server). The result then goes through the usual update path (strategy,
-// validation, storage) but not through Update again.
+// managedFields, or an error: a *ConflictError (patch.ToAPIError maps it
+// to 409), or an API error to send as is (bad requests → 400, other
+// failures → 500 without a reason, like the real server). The result then
+// goes through the usual update path (strategy, validation, storage) but
+// not through Update again.
 //
 // Dry-run needs nothing special: the caller simply does not persist.
 package fieldmanager
@@ -47,7 +48,6 @@ package fieldmanager
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"sort"
 	"strings"
 	"time"
@@ -424,7 +424,7 @@ func unknownError(err error) *apierr.Error {
 	if errors.As(err, &ae) {
 		return ae
 	}
-	return &apierr.Error{Code: http.StatusInternalServerError, Message: err.Error()}
+	return apierr.Unknown(err.Error())
 }
 
 func copyManaged(mg Managed) Managed {

@@ -182,8 +182,8 @@ func TestApplyErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := m.Apply(live, obj(t, tc.applied), "alice", "", false, t0)
-			var ae *apierr.Error
-			if !errors.As(err, &ae) {
+			ae := asStatusError(err)
+			if ae == nil {
 				t.Fatalf("want API error, got %v", err)
 			}
 			if ae.Code != tc.code || ae.Reason != tc.reason || ae.Message != tc.msg {
@@ -214,10 +214,12 @@ func TestConflictMessages(t *testing.T) {
 			if got := e.Error(); got != tc.want {
 				t.Errorf("got %q\nwant %q", got, tc.want)
 			}
-			st := apierr.ToStatus(e)
-			if st.Code != 409 || st.Reason != apierr.ReasonConflict || len(st.Details.Causes) != len(tc.cs) ||
-				st.Details.Causes[0].Type != CauseTypeFieldManagerConflict {
-				t.Errorf("status: %+v", st)
+			var ae *apierr.Error
+			if errors.As(e, &ae) {
+				t.Errorf("a conflict is a plain error, not %+v: patch.ToAPIError decides its Status", ae)
+			}
+			if cs := e.Causes(); len(cs) != len(tc.cs) || cs[0].Type != apierr.CauseTypeFieldManagerConflict || cs[0].Field != tc.cs[0].Path {
+				t.Errorf("causes: %+v", cs)
 			}
 		})
 	}

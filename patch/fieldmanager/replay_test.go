@@ -350,11 +350,11 @@ func TestReplayTranscripts(t *testing.T) {
 
 func checkStatus(t *testing.T, err error, want json.RawMessage) {
 	t.Helper()
-	var ae *apierr.Error
-	if !errors.As(err, &ae) {
+	ae := asStatusError(err)
+	if ae == nil {
 		t.Fatalf("error %v is not an API error", err)
 	}
-	st := apierr.ToStatus(err)
+	st := apierr.ToStatus(ae)
 	if st.Details != nil {
 		sort.SliceStable(st.Details.Causes, func(i, j int) bool {
 			a, b := st.Details.Causes[i], st.Details.Causes[j]
@@ -369,4 +369,19 @@ func checkStatus(t *testing.T, err error, want json.RawMessage) {
 	if string(gs) != string(ws) {
 		t.Errorf("status:\n got %s\nwant %s", gs, ws)
 	}
+}
+
+// asStatusError is the API error the server answers for an error of
+// Apply, or nil. A *ConflictError becomes its 409 as patch.ToAPIError
+// maps it (that table is tested in package patch, which imports this one).
+func asStatusError(err error) *apierr.Error {
+	var ce *ConflictError
+	if errors.As(err, &ce) {
+		return apierr.ApplyConflict(ce.Causes(), ce.Error())
+	}
+	var ae *apierr.Error
+	if errors.As(err, &ae) {
+		return ae
+	}
+	return nil
 }

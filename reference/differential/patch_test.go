@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/builtin"
 	"github.com/kubesandbox/kubesandbox/patch"
 )
@@ -64,7 +63,7 @@ func oursSMP(k *Kind, original, p []byte) Outcome {
 	}
 	out, err := patch.StrategicMergePatch(original, p, res.Schema)
 	if err != nil {
-		return apiOutcome(patch.ToAPIError(err, apierr.GK{}, ""))
+		return apiOutcome(patch.ToAPIError(err))
 	}
 	return Outcome{Object: canonical(out)}
 }
@@ -72,7 +71,7 @@ func oursSMP(k *Kind, original, p []byte) Outcome {
 func oursJSONPatch(original, p []byte) Outcome {
 	out, err := patch.JSONPatch(original, p)
 	if err != nil {
-		return apiOutcome(patch.ToAPIError(err, apierr.GK{}, ""))
+		return apiOutcome(patch.ToAPIError(err))
 	}
 	return Outcome{Object: canonical(out)}
 }
@@ -80,7 +79,7 @@ func oursJSONPatch(original, p []byte) Outcome {
 func oursMergePatch(original, p []byte) Outcome {
 	out, err := patch.MergePatch(original, p)
 	if err != nil {
-		return apiOutcome(patch.ToAPIError(err, apierr.GK{}, ""))
+		return apiOutcome(patch.ToAPIError(err))
 	}
 	return Outcome{Object: canonical(out)}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/kubesandbox/kubesandbox/core/builtin"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/schema"
+	"github.com/kubesandbox/kubesandbox/patch"
 	"github.com/kubesandbox/kubesandbox/patch/fieldmanager"
 )
 
@@ -217,7 +218,8 @@ func oursStep(m *fieldmanager.Manager, k *Kind, live []byte, st Step) (sideResul
 			return sideResult{out: apiOutcome(perr)}, nil
 		}
 		if out, err = m.Apply(liveObj, applied, st.Manager, st.Subresource, st.Force, now); err != nil {
-			return sideResult{out: apiOutcome(err)}, nil
+			// as the server answers: a conflict is mapped by patch.ToAPIError
+			return sideResult{out: apiOutcome(patch.ToAPIError(err))}, nil
 		}
 	}
 	b, err := jsonx.Marshal(out)
