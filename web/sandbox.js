@@ -8,6 +8,7 @@
 //   const yaml = await ks.export();   // every user object, a List for `kubectl apply -f`
 //   await ks.reset();                 // drop the saved state, restart the core empty
 //   await ks.import(yaml);            // create or update (server-side apply) each object
+//   for await (const ev of readWatch(await fetch(url))) { … }  // any watch response, read as client-go does
 //
 // It registers the service worker (which routes API paths), starts or joins
 // the origin's SharedWorker (which runs the Go core), and hands the service
@@ -41,6 +42,67 @@ export class WatchError extends Error {
     this.status = status;
     this.body = body;
   }
+}
+
+const EVENT_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
+
+/**
+ * readWatch yields the events ({type, object}) of a watch response: one
+ * JSON object per line (application/json;stream=watch). It is the one
+ * reader of watch streams (sandbox.watch, the playground's watch panel and
+ * scenarios use it) and reads them as client-go's watch decoder does:
+ *   - an ERROR event is yielded like any other (the caller decides: a 410
+ *     Expired means list again);
+ *   - a line that is not an event (not JSON, not an object, a type other
+ *     than ADDED/MODIFIED/DELETED/BOOKMARK/ERROR, no object) ends the watch:
+ *     it throws a WatchError with status 500 whose body is the Status
+ *     client-go reports ("unable to decode an event from the watch stream:
+ *     …", cause ClientWatchDecoding) — no later line is read;
+ *   - a stream that ends in the middle of a line ends the watch quietly,
+ *     as client-go does on an unexpected EOF.
+ * A broken stream throws the body's TypeError. Leaving the loop early
+ * cancels the body. res: a Response or a ReadableStream of bytes.
+ */
+export async function* readWatch(res) {
+  const body = res && res.body !== undefined ? res.body : res;
+  if (!body) return;
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buf += value;
+      for (let i; (i = buf.indexOf('\n')) >= 0;) {
+        const line = buf.slice(0, i).trim();
+        buf = buf.slice(i + 1);
+        if (line) yield decodeEvent(line);
+      }
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
+// decodeEvent parses one line of a watch stream, or throws the WatchError
+// that ends the watch (client-go's StreamWatcher: an ERROR event made by
+// its ClientWatchDecoding reporter, then the end of the watch).
+function decodeEvent(line) {
+  let ev;
+  let why = '';
+  try { ev = JSON.parse(line); } catch (e) { why = e.message; }
+  if (!why) {
+    if (!ev || typeof ev !== 'object' || Array.isArray(ev)) why = `not a watch event: ${line.slice(0, 80)}`;
+    else if (!EVENT_TYPES.has(ev.type)) why = `got invalid watch event type: ${ev.type}`;
+    else if (!ev.object || typeof ev.object !== 'object' || Array.isArray(ev.object)) why = 'unable to decode watch event: no object';
+  }
+  if (!why) return ev;
+  const message = `unable to decode an event from the watch stream: ${why}`;
+  const status = {
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'InternalError',
+    details: { causes: [{ reason: 'ClientWatchDecoding', message }] }, code: 500,
+  };
+  throw new WatchError(message, 500, status);
 }
 
 export function createSandbox({
@@ -278,36 +340,23 @@ export function createSandbox({
         continue;
       }
       if (!res.ok) throw await fail(res);
-      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buf = '';
       try {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buf += value;
-          for (let i; (i = buf.indexOf('\n')) >= 0;) {
-            const line = buf.slice(0, i).trim();
-            buf = buf.slice(i + 1);
-            if (!line) continue;
-            const ev = JSON.parse(line);
-            if (ev.type === 'ERROR') {
-              const s = ev.object || {};
-              throw new WatchError(s.message || 'watch error', s.code, s);
-            }
-            const v = ev.object && ev.object.metadata && ev.object.metadata.resourceVersion;
-            if (v) rv = v;
-            broken = 0;
-            onEvent && onEvent(ev);
-            yield ev;
+        for await (const ev of readWatch(res)) {
+          if (ev.type === 'ERROR') {
+            const s = ev.object || {};
+            throw new WatchError(s.message || 'watch error', s.code, s);
           }
+          const v = ev.object && ev.object.metadata && ev.object.metadata.resourceVersion;
+          if (v) rv = v;
+          broken = 0;
+          onEvent && onEvent(ev);
+          yield ev;
         }
       } catch (err) {
         if (signal && signal.aborted) return;
         // a broken stream (TypeError): resume from rv after a pause
         if (!(err instanceof TypeError) || ++broken > retries) throw err;
         await new Promise((r) => setTimeout(r, 100 * 2 ** broken));
-      } finally {
-        reader.cancel().catch(() => {});
       }
     }
   }

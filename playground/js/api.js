@@ -12,12 +12,6 @@ export const PATCH_TYPES = [
   { type: 'application/apply-patch+yaml', name: 'server-side apply', kubectl: 'apply' },
 ];
 
-export const QUERY_PARAMS = [
-  'dryRun', 'fieldManager', 'force', 'fieldValidation', 'labelSelector', 'fieldSelector', 'limit',
-  'continue', 'resourceVersion', 'resourceVersionMatch', 'watch', 'allowWatchBookmarks', 'sendInitialEvents',
-  'timeoutSeconds', 'propagationPolicy', 'gracePeriodSeconds',
-];
-
 /** The address shown in copied curl commands (the native server: `make serve ADDR=127.0.0.1:6443`). */
 export const CURL_SERVER = 'http://127.0.0.1:6443';
 

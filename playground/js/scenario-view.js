@@ -114,7 +114,7 @@ export function scenarioView(scenario, { onOpen, prefix, base = '', compact = fa
       const tl = h('ol.timeline', { 'aria-label': 'watch events' });
       if (out.res.status !== 200) tl.append(noteEntry(`HTTP ${out.res.status}: ${(out.res.body && out.res.body.message) || out.res.text}`, 'error'));
       for (const ev of out.events) tl.append(eventEntry(ev, { at: ev.at }));
-      tl.append(noteEntry(out.ended === 'count' ? `stopped reading after ${out.events.length} event${out.events.length === 1 ? '' : 's'}` : out.ended === 'stream-end' ? 'the server ended the stream' : `stream ${out.ended}`, 'end'));
+      tl.append(noteEntry(out.ended === 'count' ? `stopped reading after ${out.events.length} event${out.events.length === 1 ? '' : 's'}` : out.ended === 'stream-end' ? 'the server ended the stream' : `stream ${out.ended}${out.error ? ': ' + out.error : ''}`, out.error ? 'error' : 'end'));
       result.append(h('div.status-line', h('span.status.' + (out.res.status === 200 ? 'st-ok' : 'st-warn'), { 'data-status': String(out.res.status) }, `${out.res.status} ${reason(out.res.status, out.res.statusText)}`), h('span.muted', ` GET ${out.res.path}`)), tl);
       return;
     }

@@ -397,16 +397,13 @@ test('reset, export as YAML and import, when web/sandbox.js offers them', async 
   await page.close();
 });
 
-// Offline after the first visit, when web/sw.js stores pages (it does since
-// its offline support): a page's first load happens before the service
-// worker controls it, so the worker stores the page and what it references
+// Offline after the first visit (web/sw-cache.js stores pages): a page's
+// first load happens before the service worker controls it, so the worker stores the page and what it references
 // (static imports, import('literal'), href/src) when the page hands it a port.
-test('offline after the first visit: the playground and the docs page still load and run', async (t) => {
+test('offline after the first visit: the playground and the docs page still load and run', async () => {
   const own = await startStatic();
   const b = await launch();
   try {
-    const sw = await (await fetch(own.url + '/web/sw.js')).text();
-    if (!sw.includes('caches.open')) { t.skip('web/sw.js does not cache pages yet'); return; }
     const page = await b.context.newPage();
     page.setDefaultTimeout(WAIT);
     await page.goto(own.url + '/#scenarios');
