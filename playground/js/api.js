@@ -56,6 +56,29 @@ export function withQuery(path, query = {}) {
   return q ? `${base}?${q}` : base;
 }
 
+// isTrue reads a boolean query parameter as the API server does: only
+// "0" and "false" (any case) are false; `?watch` (no value) is true.
+const isTrue = (v) => v != null && v !== '0' && String(v).toLowerCase() !== 'false';
+
+/**
+ * watchRequest tells whether a request is a watch as the API server reads
+ * it — a GET with `watch` in the path's query or in query (`?watch=1`,
+ * `?watch`, `watch=true`) or on a legacy /watch/ path — and gives it as
+ * the watch panel takes it: {path (without its query), query (both merged,
+ * without watch)}; null when it is not a watch.
+ *   {method:'GET', path:'/api/v1/namespaces/x/pods?watch=1&limit=5'} → {path:'/api/v1/namespaces/x/pods', query:{limit:'5'}}
+ */
+export function watchRequest({ method = 'GET', path, query = {} }) {
+  if (method !== 'GET') return null;
+  const [base, qs] = String(path).split('?');
+  const q = { ...Object.fromEntries(new URLSearchParams(qs || '')) };
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '' && v !== false) q[k] = String(v);
+  const legacy = /^\/(api\/[^/]+|apis\/[^/]+\/[^/]+)\/watch\//.test(base);
+  if (!legacy && !('watch' in q && isTrue(q.watch))) return null;
+  delete q.watch;
+  return { path: base, query: q };
+}
+
 /**
  * bodyBytes turns the editor's text into what is sent: apply patches and
  * application/yaml go as written; the JSON types are converted from YAML.

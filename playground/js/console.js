@@ -3,7 +3,7 @@
 // PATCH types), a YAML/JSON body editor, and the response. Copy as curl or
 // kubectl. Ctrl/Cmd+Enter sends.
 import { h, copyText } from './dom.js';
-import { send, bodyText, toCurl, toKubectl, PATCH_TYPES } from './api.js';
+import { send, bodyText, toCurl, toKubectl, watchRequest, PATCH_TYPES } from './api.js';
 import { parse as parseYAML, stringify } from './yaml.js';
 import { completions } from './discovery.js';
 import { mountEditor } from './editor.js';
@@ -29,7 +29,8 @@ const PARAMS = [
 
 /**
  * createConsole(root, {onWatch(path, query)}) → {load(req), send(), request(), el}
- * onWatch: a request with watch=true is handed to the watch panel.
+ * onWatch: a watch (the watch box ticked, or typed into the path: ?watch=1,
+ * /watch/) is handed to the watch panel.
  */
 export async function createConsole(root, { onWatch } = {}) {
   const method = h('select#c-method', { 'aria-label': 'method' }, ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => h('option', m)));
@@ -147,7 +148,9 @@ export async function createConsole(root, { onWatch } = {}) {
     async send() {
       const req = request();
       if (!req.path.startsWith('/')) { responsePane.replaceChildren(h('p.error', 'The path must start with /')); return null; }
-      if (req.query.watch === 'true' && req.method === 'GET' && onWatch) { onWatch(req.path, req.query); return null; }
+      // a watch (the checkbox, or typed: ?watch=1, /watch/) streams in the Watch tab
+      const w = onWatch && watchRequest(req);
+      if (w) { onWatch(w.path, w.query); return null; }
       let body;
       try { body = req.body == null ? null : bodyText(req.body, req.contentType); } catch (e) {
         responsePane.replaceChildren(h('p.error', 'The body does not parse: ' + e.message));

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { repo } from './lib.mjs';
 import { parse, stringify, YAMLError } from '../../playground/js/yaml.js';
 import { ownership, ownersOf, parseFieldPath, lookup, explainConflicts, pathKey } from '../../playground/js/fields.js';
-import { toCurl, toKubectl, parsePath, buildPath, withQuery, bodyText, splitWarnings } from '../../playground/js/api.js';
+import { toCurl, toKubectl, parsePath, buildPath, withQuery, bodyText, splitWarnings, watchRequest } from '../../playground/js/api.js';
 import { diffLines } from '../../playground/js/diff.js';
 import { fill, get, check } from '../../playground/js/scenario.js';
 
@@ -148,6 +148,22 @@ test('api: paths, queries, Warning headers', () => {
   assert.equal(bodyText('a: 1\n', 'application/merge-patch+json'), '{"a":1}');
   assert.equal(bodyText('a: 1\n', 'application/apply-patch+yaml'), 'a: 1\n');
   assert.deepEqual(splitWarnings('299 - "unknown field \\"a\\"", 299 - "b, c"'), ['unknown field "a"', 'b, c']);
+});
+
+test('api: a watch is recognised as the API server reads the request', async (t) => {
+  const cases = [
+    { name: '?watch=1 typed into the path', req: { path: '/api/v1/namespaces/x/pods?watch=1&limit=5' }, want: { path: '/api/v1/namespaces/x/pods', query: { limit: '5' } } },
+    { name: '?watch without a value', req: { path: '/api/v1/pods?watch' }, want: { path: '/api/v1/pods', query: {} } },
+    { name: '?watch=True', req: { path: '/api/v1/pods?watch=True' }, want: { path: '/api/v1/pods', query: {} } },
+    { name: 'the watch box', req: { path: '/api/v1/pods', query: { watch: 'true', labelSelector: 'a=b' } }, want: { path: '/api/v1/pods', query: { labelSelector: 'a=b' } } },
+    { name: 'the legacy /watch/ path', req: { path: '/apis/apps/v1/watch/namespaces/x/deployments' }, want: { path: '/apis/apps/v1/watch/namespaces/x/deployments', query: {} } },
+    { name: '?watch=false', req: { path: '/api/v1/pods?watch=false' }, want: null },
+    { name: '?watch=0', req: { path: '/api/v1/pods?watch=0' }, want: null },
+    { name: 'no watch', req: { path: '/api/v1/pods?limit=1' }, want: null },
+    { name: 'a POST', req: { method: 'POST', path: '/api/v1/pods?watch=1' }, want: null },
+    { name: 'a namespace called watch', req: { path: '/api/v1/namespaces/watch/pods' }, want: null },
+  ];
+  for (const c of cases) await t.test(c.name, () => assert.deepEqual(watchRequest(c.req), c.want));
 });
 
 test('api: copy as curl and as kubectl', () => {
