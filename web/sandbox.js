@@ -399,7 +399,9 @@ export function createSandbox({
   const importState = (text) => control('import', String(text));
 
   /** reset drops the saved state and restarts the core with a fresh store
-   *  (default namespaces only). Watches and requests in flight end with an error. */
+   *  (default namespaces only) whose resourceVersions go on after the old
+   *  ones. Open watches get a 410 Expired ERROR event (list again: watch()
+   *  throws a WatchError with status 410); other requests in flight fail. */
   async function reset() {
     await control('reset');
     ready = ready.catch(() => {}).then(() => undefined); // the fresh core is up

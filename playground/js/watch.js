@@ -132,7 +132,10 @@ class Watch {
     } catch (e) {
       if (ctl.signal.aborted) { reason = 'stopped'; return; }
       if (e.name === 'WatchError') this.gone(e.status, e.message, e.body && e.body.reason); // a line that is not an event
-      else this.push(noteEntry('the stream failed: ' + (e.message || e), 'error'));
+      else {
+        this.push(noteEntry('the stream failed: ' + (e.message || e), 'error'));
+        this.setState('failed', 'error'); // not "streaming" over a dead stream: Resume is one click away
+      }
       reason = 'error';
     } finally {
       if (this.ctl === ctl) this.ctl = null;

@@ -78,3 +78,40 @@ test('console: a watch typed into the path (?watch=1, as curl has it) streams in
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// Last: it empties the sandbox that the tests above share.
+test('reset under an open watch: resourceVersions keep increasing, the watch ends saying why, and lists again', async () => {
+  const page = await open('#watch');
+  const ns = await newNamespace(page, 'rs');
+  for (let i = 0; i < 5; i++) assert.equal((await post(page, `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: `before-${i}` } })).status, 201);
+  const rvBefore = await page.evaluate(async () => Number((await (await fetch('/api/v1/namespaces')).json()).metadata.resourceVersion));
+  await page.evaluate(() => window.playground.watch.add('/api/v1/namespaces/default/configmaps', {}));
+  await page.waitForSelector('.watch-card[data-state=streaming]');
+  page.once('dialog', (d) => d.accept());
+  await page.click('#btn-reset');
+  await page.waitForFunction(() => /was reset/.test(document.querySelector('#state-note').textContent));
+  // the open watch ended with the reason (a 410: list again), not "streaming" over a dead stream
+  await page.waitForFunction(() => document.querySelector('.watch-card').dataset.state !== 'streaming');
+  assert.equal(await page.$eval('.watch-card', (c) => c.dataset.state), 'gone');
+  assert.match(await page.textContent('.watch-card li.ev-note-gone'), /410 Expired: .*reset/);
+  // a write after the reset gets a resourceVersion after every one before it
+  const after = await post(page, '/api/v1/namespaces/default/configmaps', { metadata: { name: 'after-reset' } });
+  assert.equal(after.status, 201);
+  const rvAfter = Number(after.body.metadata.resourceVersion);
+  assert.ok(rvAfter > rvBefore, `resourceVersion after the reset ${rvAfter} > ${rvBefore} before it`);
+  // a watch from a resourceVersion before the reset: 410, list again (never 504 "too large")
+  const old = await page.evaluate(async (rv) => {
+    const r = await fetch(`/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${rv}`);
+    return r.status === 200 ? (await r.text()).split('\n')[0] : `${r.status} ${(await r.json()).reason}`;
+  }, rvBefore - 1);
+  assert.match(old, /"code":410|^410 /);
+  // List again and watch: the card streams again and shows the new object's change
+  await page.click('.watch-card button.relist');
+  await page.waitForFunction(() => document.querySelector('.watch-card').dataset.state === 'streaming');
+  await page.evaluate(async () => fetch('/api/v1/namespaces/default/configmaps/after-reset', {
+    method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ data: { a: 'b' } }),
+  }));
+  await page.waitForFunction(() => [...document.querySelectorAll('.watch-card li.ev-MODIFIED')].some((l) => l.dataset.name === 'after-reset'));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
