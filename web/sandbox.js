@@ -2,7 +2,8 @@
 //
 //   import { createSandbox } from '/web/sandbox.js';
 //   const ks = createSandbox({ onProgress: (p) => console.log(p.phase, p.loaded, p.total) });
-//   await ks.ready;                                   // controlled, core running
+//   await ks.ready;                                   // controlled, core running (rejects with what to fix;
+//                                                     // onProgress then gets {phase: 'failed', error}, and nothing after)
 //   const v = await (await ks.fetch('/version')).json();
 //   for await (const ev of ks.watch('/api/v1/namespaces/default/configmaps')) { … }
 //   const yaml = await ks.export();   // every user object, a List for `kubectl apply -f`
@@ -136,6 +137,11 @@ export function createSandbox({
   // instance, startMillis: the shared core's (after ready); portsHanded: to the service worker;
   // leader: null with SharedWorker, else whether this tab runs the core
   const info = { portsHanded: 0, leader: null };
+  // Progress goes to onProgress until the start fails: then one last
+  // {phase: 'failed', error} and nothing more (the core may still come up
+  // in its worker, but this page cannot reach it: never say "ready").
+  let failed = false;
+  const report = (p) => { if (!failed) onProgress(p); };
 
   function handPort(target) {
     if (!worker || !target) return;
@@ -172,7 +178,7 @@ export function createSandbox({
     // Already controlled by this service worker (a revisit): register in
     // the background (it checks for an update; measured to take up to 2 s
     // on a loaded machine) and go on with the running one.
-    const registered = sw.register(url.href, { scope });
+    const registered = sw.register(url.href, { scope }).catch((err) => { throw registerError(err, url, scope); });
     if (sw.controller && sw.controller.scriptURL === url.href) registered.catch(() => {});
     else await registered;
     if (!sw.controller) {
@@ -181,6 +187,17 @@ export function createSandbox({
     handPort(sw.controller);
     sw.addEventListener('controllerchange', () => handPort(sw.controller));
     await coreReady;
+  }
+
+  // registerError says what to fix when the service worker cannot be
+  // registered: most often the host does not allow sw.js (under /web/) to
+  // control the scope (/).
+  function registerError(err, url, scope) {
+    const where = new URL(scope, location.href).pathname;
+    if (err && err.name === 'SecurityError' && /scope/i.test(err.message)) {
+      return new Error(`kubesandbox: the service worker ${url.pathname} may not control ${where}: serve it with the header "Service-Worker-Allowed: ${where}", or put sw.js (with sw-cache.js) at ${where} (${err.message})`);
+    }
+    return new Error(`kubesandbox: the service worker ${url.pathname} could not be registered: ${err && err.message || err}`);
   }
 
   // answerNeedPort hands target (the service worker) a port to our core.
@@ -260,8 +277,8 @@ export function createSandbox({
           controlWaiters.delete(m.id);
           if (x) m.error ? x.reject(new Error(m.error)) : x.resolve(m.result);
         }
-        else if (m.t === 'progress') onProgress({ phase: m.phase, loaded: m.loaded, total: m.total });
-        else if (m.t === 'state' && m.state === 'ready') { info.instance = m.instance; info.startMillis = m.startMillis; info.compileMillis = m.compileMillis; info.goMillis = m.goMillis; onProgress({ phase: 'ready', loaded: 1, total: 1 }); if (leader) channel.postMessage(readyMessage()); resolve(); }
+        else if (m.t === 'progress') report({ phase: m.phase, loaded: m.loaded, total: m.total });
+        else if (m.t === 'state' && m.state === 'ready') { info.instance = m.instance; info.startMillis = m.startMillis; info.compileMillis = m.compileMillis; info.goMillis = m.goMillis; report({ phase: 'ready', loaded: 1, total: 1 }); if (leader) channel.postMessage(readyMessage()); resolve(); }
         else if (m.t === 'state' && m.state === 'failed') reject(new Error('kubesandbox core failed: ' + m.error));
       };
       w.onerror = (e) => reject(new Error('kubesandbox worker failed to load: ' + (e.message || workerUrl)));
@@ -281,7 +298,11 @@ export function createSandbox({
     });
   }
 
-  let ready = start();
+  let ready = start().catch((err) => {
+    report({ phase: 'failed', loaded: 0, total: 0, error: err.message });
+    failed = true;
+    throw err;
+  });
 
   // apiURL resolves a path against the page, adding this sandbox's base
   // to root-relative paths: '/api/v1/pods' → /sandbox/ex1/api/v1/pods.

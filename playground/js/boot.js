@@ -65,5 +65,6 @@ export function progressText({ phase, loaded, total }) {
   if (phase === 'download') return total ? `downloading the API server: ${mb(loaded)} of ${mb(total)} MB` : `downloading the API server: ${mb(loaded)} MB`;
   if (phase === 'start') return 'starting the API server…';
   if (phase === 'ready') return 'ready';
+  if (phase === 'failed') return 'failed';
   return phase + '…';
 }

@@ -5,7 +5,7 @@
 // Run: make test-browser (or node --test tests/browser/playground-defects.test.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStatic, launch } from './lib.mjs';
+import { startStatic, startPlainStatic, launch } from './lib.mjs';
 
 const WAIT = 60000; // generous: CI machines have 2 cores, often shared
 
@@ -77,6 +77,45 @@ test('console: a watch typed into the path (?watch=1, as curl has it) streams in
   await page.waitForSelector('.response-pane .status[data-status="200"]');
   assert.deepEqual(page.errors, []);
   await page.close();
+});
+
+test('a start that fails says so, with what to fix, in the header and in every <kube-example>', async () => {
+  // a host that does not send Service-Worker-Allowed: / for /web/sw.js
+  const plain = await startPlainStatic();
+  const b = await launch();
+  try {
+    const page = await b.context.newPage();
+    page.setDefaultTimeout(WAIT);
+    await page.goto(plain.url + '/');
+    await page.waitForSelector('#loading.failed');
+    // the Go core itself starts fine in its worker: wait until it did, so
+    // that every progress report it sends has arrived
+    const core = () => page.evaluate(() => new Promise((resolve) => {
+      const w = new SharedWorker('/web/worker.js', { name: 'kubesandbox' });
+      w.port.onmessage = (e) => { if (e.data.t === 'state' && e.data.state !== 'loading') resolve(e.data.state); };
+      w.port.start();
+      w.port.postMessage({ t: 'hello' });
+    }));
+    assert.equal(await core(), 'ready');
+    const status = await page.textContent('#load-status');
+    assert.match(status, /^failed: /);
+    assert.match(status, /Service-Worker-Allowed: \//, 'it names the header to send');
+    assert.equal(await page.isVisible('#load-progress'), false, 'no full progress bar over the failure');
+    assert.match(await page.textContent('#loading-text'), /could not start.*Service-Worker-Allowed/s);
+    assert.equal(await page.evaluate(() => document.body.classList.contains('ready')), false);
+
+    const docs = await b.context.newPage();
+    docs.setDefaultTimeout(WAIT);
+    await docs.goto(plain.url + '/docs-example.html');
+    await docs.waitForFunction(() => [...document.querySelectorAll('kube-example')].every((e) => e.dataset.state === 'failed'));
+    assert.equal(await core(), 'ready');
+    const texts = await docs.evaluate(() => [...document.querySelectorAll('kube-example')].map((e) => e.shadowRoot.querySelector('.ex-status').textContent));
+    assert.equal(texts.length, 3);
+    for (const t of texts) assert.match(t, /could not start: .*Service-Worker-Allowed: \//s);
+  } finally {
+    await b.close();
+    plain.stop();
+  }
 });
 
 // Last: it empties the sandbox that the tests above share.
