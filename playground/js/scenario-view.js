@@ -91,6 +91,8 @@ export function scenarioView(scenario, { onOpen, prefix, base = '', compact = fa
         next++;
         refreshRequests();
       }
+      // show the step just run (Next step used to leave it below the fold)
+      if (next > 0) items[next - 1].li.scrollIntoView({ block: compact ? 'nearest' : 'start' });
       progress.textContent = next >= scenario.steps.length ? 'done' : `${next} of ${scenario.steps.length} steps run`;
       el.dataset.done = String(next >= scenario.steps.length);
     } catch (e) {

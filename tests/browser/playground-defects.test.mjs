@@ -79,6 +79,162 @@ test('console: a watch typed into the path (?watch=1, as curl has it) streams in
   await page.close();
 });
 
+// ---- the small ones (issue 17 defect 4), each as a user meets it
+
+const inView = (page, sel) => page.$eval(sel, (el) => {
+  const r = el.getBoundingClientRect();
+  return r.top >= 0 && r.top < innerHeight && r.bottom > 0;
+});
+
+test('scenarios: Next step scrolls to the step it ran', async () => {
+  const page = await open('#scenarios', { width: 1280, height: 600 });
+  await page.evaluate(() => window.playground.openScenario('paging'));
+  const root = '.scenario[data-scenario="paging"]';
+  for (let i = 0; i < 6; i++) {
+    await page.click(`${root} button.run-next`);
+    await page.waitForSelector(`${root} li.step[data-step="${i}"][data-ok]`);
+    assert.equal(await inView(page, `${root} li.step[data-step="${i}"] .step-result`), true, `step ${i + 1}'s result is on screen`);
+  }
+  await page.close();
+});
+
+// brokenWords lists the words of the elements' text that are split over two lines.
+const brokenWords = (page, sel) => page.$$eval(sel, (els) => els.flatMap((el) => {
+  const out = [];
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let n; (n = walk.nextNode());) {
+    for (const m of n.textContent.matchAll(/\S+/g)) {
+      const r = document.createRange();
+      r.setStart(n, m.index);
+      r.setEnd(n, m.index + m[0].length);
+      const tops = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top)));
+      if (tops.size > 1) out.push(m[0]);
+    }
+  }
+  return out;
+}));
+
+test('scenarios: titles wrap between words, never inside one', async (t) => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    await t.test(`${viewport.width} px`, async () => {
+      const page = await open('#scenarios/list-then-watch', viewport);
+      await page.waitForSelector('#scenario-list .nav-item');
+      await page.waitForSelector('.scenario h3');
+      assert.deepEqual(await brokenWords(page, '#scenario-list .nav-item, .scenario h2, .scenario li.step h3'), []);
+      await page.close();
+    });
+  }
+});
+
+test('scenarios: a step not yet run shows its variables as {{name}}, not %7B%7Bname%7D%7D', async () => {
+  const page = await open('#scenarios/list-then-watch');
+  const line = '.scenario[data-scenario="list-then-watch"] li.step[data-step="3"] .req-line';
+  await page.waitForSelector(line);
+  const text = await page.textContent(line);
+  assert.doesNotMatch(text, /%7B/i);
+  assert.match(text, /resourceVersion=\{\{rv\}\}/);
+  await page.close();
+});
+
+test('console: the copied curl / kubectl box follows the edits after it was copied', async () => {
+  const page = await open('#console');
+  await page.fill('#c-path', '/api/v1/namespaces/default/configmaps');
+  await page.click('#c-curl');
+  assert.match(await page.textContent('pre.cmd'), /configmaps'$/);
+  await page.fill('#c-path', '/api/v1/namespaces/kube-system/secrets');
+  assert.match(await page.textContent('pre.cmd'), /\/namespaces\/kube-system\/secrets'$/);
+  await page.fill('#c-q-limit', '3');
+  assert.match(await page.textContent('pre.cmd'), /secrets\?limit=3'$/);
+  await page.click('#c-kubectl');
+  await page.selectOption('#c-method', 'DELETE');
+  await page.fill('#c-path', '/api/v1/namespaces/default/configmaps/x');
+  assert.equal(await page.textContent('pre.cmd'), 'kubectl delete configmaps x -n default');
+  await page.close();
+});
+
+test('console: "Apply again with force=true" forces that one request; force is not left ticked', async () => {
+  const page = await open('#console');
+  const name = 'f-' + Date.now().toString(36);
+  const kons = await page.evaluateHandle(() => window.playground.console);
+  const apply = (manager, v) => page.evaluate(([k, n, m, v]) => k.load({ method: 'PATCH', path: `/api/v1/namespaces/default/configmaps/${n}`, query: { fieldManager: m },
+    contentType: 'application/apply-patch+yaml', body: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${n}\ndata:\n  a: "${v}"\n` }), [kons, name, manager, v]);
+  await apply('one', '1');
+  await page.click('#c-send');
+  await page.waitForSelector('.response-pane .status[data-status="201"]');
+  await apply('two', '2');
+  await page.click('#c-send');
+  await page.waitForSelector('.response-pane .status[data-status="409"]');
+  await page.click('.response-pane button.force');
+  await page.waitForSelector('.response-pane .status[data-status="200"]');
+  assert.match(await page.textContent('.response-pane .status-line'), /force=true/);
+  assert.equal(await page.isChecked('#c-q-force'), false);
+  // the next apply (by another manager) is not forced behind the user's back
+  await apply('three', '3');
+  await page.click('#c-send');
+  await page.waitForSelector('.response-pane .status[data-status="409"]');
+  await page.close();
+});
+
+test('browse: the detail pane follows a watch — a change shows, a deleted object says so and leaves the list', async () => {
+  const page = await open('#browse');
+  const ns = await newNamespace(page, 'br');
+  assert.equal((await post(page, `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'keep' }, data: { v: '1' } })).status, 201);
+  assert.equal((await post(page, `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'gone' }, data: { v: '1' } })).status, 201);
+  await page.click('#b-refresh');
+  await page.click(`nav.col >> text=${ns}`);
+  await page.click('nav.col >> text=ConfigMap');
+  await page.click('nav.col >> text=gone');
+  await page.waitForSelector('.detail pre.code');
+  // a change made elsewhere shows in the pane
+  await page.evaluate(async (n) => fetch(`/api/v1/namespaces/${n}/configmaps/gone`, {
+    method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ data: { v: '2' } }),
+  }), ns);
+  await page.waitForFunction(() => /v: "2"/.test(document.querySelector('.detail pre.code').textContent));
+  // a deletion made elsewhere: the pane says so, the list drops it
+  await page.evaluate(async (n) => fetch(`/api/v1/namespaces/${n}/configmaps/gone`, { method: 'DELETE' }), ns);
+  await page.waitForSelector('.detail .deleted');
+  assert.match(await page.textContent('.detail .deleted'), /deleted/);
+  await page.waitForFunction(() => ![...document.querySelectorAll('nav.col .nav-item')].some((b) => b.firstChild.textContent === 'gone'));
+  // an object created elsewhere joins the list
+  assert.equal((await post(page, `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'new-one' } })).status, 201);
+  await page.waitForFunction(() => [...document.querySelectorAll('nav.col .nav-item')].some((b) => b.firstChild.textContent === 'new-one'));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('390 px: every tab, Scenarios included, is on screen', async () => {
+  const page = await open('#console', { width: 390, height: 844 });
+  for (const tab of ['console', 'watch', 'browse', 'fields', 'scenarios']) {
+    const box = await page.$eval(`#tab-${tab}`, (el) => { const r = el.getBoundingClientRect(); return { left: r.left, right: r.right }; });
+    assert.ok(box.left >= 0 && box.right <= 390, `${tab} tab at ${box.left}–${box.right} px of 390`);
+  }
+  await page.close();
+});
+
+test('scenarios: a body shown as YAML is labelled YAML, with the type it is sent as', async () => {
+  const page = await open('#scenarios/list-then-watch');
+  const summary = '.scenario[data-scenario="list-then-watch"] li.step[data-step="0"] details.req-body summary';
+  await page.waitForSelector(summary);
+  assert.equal(await page.textContent(summary), 'Body (YAML, sent as application/json)');
+  assert.match(await page.textContent('.scenario[data-scenario="list-then-watch"] li.step[data-step="0"] details.req-body pre'), /^apiVersion: v1\nkind: ConfigMap\n/);
+  await page.close();
+});
+
+test('watch: a card without events yet says what it is waiting for', async () => {
+  const page = await open('#watch');
+  const ns = await newNamespace(page, 'em');
+  await page.evaluate((n) => window.playground.watch.add(`/api/v1/namespaces/${n}/secrets`, {}), ns);
+  await page.waitForSelector('.watch-card[data-state=streaming]');
+  assert.match(await page.textContent('.watch-card .w-empty'), /no events yet/);
+  assert.equal(await page.isVisible('.watch-card .w-empty'), true);
+  await page.evaluate((n) => fetch(`/api/v1/namespaces/${n}/secrets`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ metadata: { name: 's' } }) }), ns);
+  await page.waitForSelector('.watch-card li.ev-ADDED');
+  assert.equal(await page.isVisible('.watch-card .w-empty'), false);
+  await page.click('.watch-card button[aria-label="clear events"]');
+  assert.equal(await page.isVisible('.watch-card .w-empty'), true);
+  await page.close();
+});
+
 test('a start that fails says so, with what to fix, in the header and in every <kube-example>', async () => {
   // a host that does not send Service-Worker-Allowed: / for /web/sw.js
   const plain = await startPlainStatic();
