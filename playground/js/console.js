@@ -70,7 +70,10 @@ export async function createConsole(root, { onWatch } = {}) {
   root.append(el);
 
   let format = 'yaml';
-  const editor = await mountEditor(editorHost, { doc: '', lang: 'yaml', onSubmit: () => api.send(), label: 'request body' });
+  const editor = await mountEditor(editorHost, { doc: '', lang: 'yaml', onSubmit: () => api.send(), onChange: () => refreshCmd(), label: 'request body' });
+  // the copied command follows every edit after it was copied
+  form.addEventListener('input', () => refreshCmd());
+  form.addEventListener('change', () => refreshCmd());
 
   function setFormat(f) {
     if (f === format) return;
@@ -117,13 +120,21 @@ export async function createConsole(root, { onWatch } = {}) {
     return { method: m, path: path.value.trim(), query: query(), contentType: ctype.value, body: m === 'GET' || (m === 'DELETE' && !text.trim()) ? null : text };
   }
 
+  function command(kind) {
+    try { return kind === 'curl' ? toCurl(request()) : toKubectl(request()); } catch (e) { return '# ' + e.message; }
+  }
+
   function copyCmd(kind, button) {
-    let text;
-    try { text = kind === 'curl' ? toCurl(request()) : toKubectl(request()); } catch (e) { text = '# ' + e.message; }
+    const text = command(kind);
     cmdOut.hidden = false;
     cmdOut.textContent = text;
     cmdOut.dataset.kind = kind;
     copyText(text, button);
+  }
+
+  // refreshCmd redraws the command shown below the form from the current request.
+  function refreshCmd() {
+    if (!cmdOut.hidden && cmdOut.dataset.kind) cmdOut.textContent = command(cmdOut.dataset.kind);
   }
 
   const api = {
@@ -143,10 +154,13 @@ export async function createConsole(root, { onWatch } = {}) {
       let b = req.body;
       if (b != null && typeof b !== 'string') b = format === 'json' ? JSON.stringify(b, null, 2) + '\n' : stringify(b);
       editor.value = b || '';
+      refreshCmd();
       path.focus();
     },
-    async send() {
+    /** send sends the form's request; {force: true} sends this one with force=true (the box stays as it is). */
+    async send({ force = false } = {}) {
       const req = request();
+      if (force) req.query.force = 'true';
       if (!req.path.startsWith('/')) { responsePane.replaceChildren(h('p.error', 'The path must start with /')); return null; }
       // a watch (the checkbox, or typed: ?watch=1, /watch/) streams in the Watch tab
       const w = onWatch && watchRequest(req);
@@ -165,7 +179,7 @@ export async function createConsole(root, { onWatch } = {}) {
           const g = await send({ method: 'GET', path: req.path });
           live = g.status === 200 ? g.body : null;
         }
-        const forceIt = () => { inputs.force.checked = true; api.send(); };
+        const forceIt = () => api.send({ force: true }); // this request only: the next apply is not forced behind the user's back
         responsePane.replaceChildren(responseView(res, { live, applied: req.body, manager: req.query.fieldManager, onForce: req.contentType === 'application/apply-patch+yaml' ? forceIt : undefined }));
         return res;
       } finally {

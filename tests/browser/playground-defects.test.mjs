@@ -146,6 +146,8 @@ test('console: the copied curl / kubectl box follows the edits after it was copi
   await page.fill('#c-q-limit', '3');
   assert.match(await page.textContent('pre.cmd'), /secrets\?limit=3'$/);
   await page.click('#c-kubectl');
+  assert.equal(await page.textContent('pre.cmd'), 'kubectl get secrets -n kube-system --chunk-size=3 -o yaml');
+  await page.fill('#c-q-limit', '');
   await page.selectOption('#c-method', 'DELETE');
   await page.fill('#c-path', '/api/v1/namespaces/default/configmaps/x');
   assert.equal(await page.textContent('pre.cmd'), 'kubectl delete configmaps x -n default');

@@ -195,7 +195,9 @@ test('console: a POST with Warning headers, copy as curl and kubectl, an apply c
   assert.match(await page.textContent('pre.cmd'), /^kubectl apply --server-side -n default --field-manager=ops -f - <<'EOF'\n/);
   await page.click('.response-pane button.force');
   await page.waitForSelector('.response-pane .status[data-status="200"]');
-  assert.equal(await page.isChecked('#c-q-force'), true);
+  assert.match(await page.textContent('.response-pane .status-line'), /force=true/, 'that request was forced');
+  assert.equal(await page.isChecked('#c-q-force'), false, 'the next one is not');
+  await page.check('#c-q-force');
   await page.click('#c-kubectl');
   assert.match(await page.textContent('pre.cmd'), /--force-conflicts/);
   // path completion from discovery
