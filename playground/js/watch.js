@@ -75,7 +75,9 @@ class Watch {
         h('div.w-actions', this.state, this.toggle,
           h('button.small', { type: 'button', onclick: () => this.list.replaceChildren(), 'aria-label': 'clear events' }, 'Clear'),
           h('button.small', { type: 'button', onclick: () => this.close(), 'aria-label': `close watch ${path}` }, 'Close'))),
-      this.list);
+      this.list,
+      // shown while the timeline is empty (CSS), instead of a blank box
+      h('p.w-empty.muted.small', `no events yet: changes to ${path} will show here`));
   }
 
   setState(text, cls) {
