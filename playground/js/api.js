@@ -80,6 +80,29 @@ export function watchRequest({ method = 'GET', path, query = {} }) {
 }
 
 /**
+ * objectPath tells where one object of a multi-document body goes, as
+ * kubectl routes each object of a manifest: found by its apiVersion and
+ * kind among resources (discovery), in its own metadata.namespace, else
+ * the typed path's, else default. POST → its collection; PUT and PATCH →
+ * the object by name. An object without apiVersion/kind (a patch) goes to
+ * the typed path. Returns {path} or {error}.
+ *   ({apiVersion:'v1', kind:'Secret', metadata:{name:'s'}}, {method:'POST', path:'/api/v1/namespaces/x/configmaps'}, rs)
+ *   → {path: '/api/v1/namespaces/x/secrets'}
+ */
+export function objectPath(obj, { method, path }, resources) {
+  if (!obj || typeof obj !== 'object' || !obj.apiVersion || !obj.kind) return { path };
+  const [group, version] = String(obj.apiVersion).includes('/') ? String(obj.apiVersion).split('/') : ['', String(obj.apiVersion)];
+  const r = resources.find((x) => x.group === group && x.kind === obj.kind);
+  if (!r) return { error: `the server does not serve ${obj.kind} in ${obj.apiVersion}` };
+  const meta = obj.metadata || {};
+  const typed = parsePath(path);
+  const namespace = r.namespaced ? meta.namespace || (typed && typed.namespace) || 'default' : undefined;
+  const name = method === 'POST' ? undefined : meta.name;
+  if (method !== 'POST' && !name) return { error: `${obj.kind} without metadata.name: ${method} needs one` };
+  return { path: buildPath({ group, version, namespace, resource: r.resource, name }) };
+}
+
+/**
  * bodyBytes turns the editor's text into what is sent: apply patches and
  * application/yaml go as written; the JSON types are converted from YAML.
  */

@@ -1,11 +1,12 @@
 // The request console: method, path (completed from discovery), the query
 // parameters the API machinery understands, Content-Type (incl. the four
 // PATCH types), a YAML/JSON body editor, and the response. Copy as curl or
-// kubectl. Ctrl/Cmd+Enter sends.
+// kubectl. Ctrl/Cmd+Enter sends. A body of several YAML documents is sent
+// object by object, each to its own resource.
 import { h, copyText } from './dom.js';
-import { send, bodyText, toCurl, toKubectl, watchRequest, PATCH_TYPES } from './api.js';
-import { parse as parseYAML, stringify } from './yaml.js';
-import { completions } from './discovery.js';
+import { send, bodyText, toCurl, toKubectl, watchRequest, objectPath, PATCH_TYPES } from './api.js';
+import { parse as parseYAML, stringify, documents } from './yaml.js';
+import { completions, resources } from './discovery.js';
 import { mountEditor } from './editor.js';
 import { responseView } from './view.js';
 
@@ -137,6 +138,31 @@ export async function createConsole(root, { onWatch } = {}) {
     if (!cmdOut.hidden && cmdOut.dataset.kind) cmdOut.textContent = command(cmdOut.dataset.kind);
   }
 
+  // sendEach sends a multi-document body ('---' between objects) object by
+  // object, each to its own resource (objectPath, as kubectl apply -f does),
+  // in order, and shows every answer.
+  async function sendEach(req, docs) {
+    sendBtn.disabled = true;
+    responsePane.setAttribute('aria-busy', 'true');
+    try {
+      const rs = await resources().catch(() => []);
+      const out = [];
+      for (const [i, doc] of docs.entries()) {
+        const obj = parseYAML(doc);
+        const where = objectPath(obj, req, rs);
+        const head = h('h4.doc-head', `document ${i + 1} of ${docs.length}${obj && obj.kind ? `: ${obj.kind} ${(obj.metadata && obj.metadata.name) || ''}` : ''}`);
+        if (where.error) { out.push(h('section.doc-result', head, h('p.error', where.error))); continue; }
+        const res = await send({ ...req, path: where.path, body: bodyText(doc, req.contentType) });
+        out.push(h('section.doc-result', head, responseView(res)));
+      }
+      responsePane.replaceChildren(h('p.muted', `${docs.length} documents, sent one by one:`), ...out);
+      return null;
+    } finally {
+      sendBtn.disabled = false;
+      responsePane.removeAttribute('aria-busy');
+    }
+  }
+
   const api = {
     el,
     request,
@@ -166,7 +192,12 @@ export async function createConsole(root, { onWatch } = {}) {
       const w = onWatch && watchRequest(req);
       if (w) { onWatch(w.path, w.query); return null; }
       let body;
-      try { body = req.body == null ? null : bodyText(req.body, req.contentType); } catch (e) {
+      let docs = [];
+      try {
+        docs = req.body == null ? [] : documents(req.body);
+        if (docs.length > 1) return await sendEach(req, docs);
+        body = req.body == null ? null : bodyText(req.body, req.contentType);
+      } catch (e) {
         responsePane.replaceChildren(h('p.error', 'The body does not parse: ' + e.message));
         return null;
       }

@@ -237,6 +237,22 @@ test('watch: a card without events yet says what it is waiting for', async () =>
   await page.close();
 });
 
+test('console: a multi-document YAML body is sent object by object, each to its own resource', async () => {
+  const page = await open('#console');
+  const ns = await newNamespace(page, 'md');
+  const kons = await page.evaluateHandle(() => window.playground.console);
+  await page.evaluate(([k, n]) => k.load({ method: 'POST', path: `/api/v1/namespaces/${n}/configmaps`, contentType: 'application/json',
+    body: `# two objects, with an anchor\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: one\n  labels: &l {app: web}\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: two\n  labels: {app: web}\nstringData: {k: v}\n` }), [kons, ns]);
+  await page.click('#c-send');
+  await page.waitForFunction(() => document.querySelectorAll('.response-pane .doc-result .status').length === 2);
+  assert.deepEqual(await page.$$eval('.response-pane .doc-result .status', (els) => els.map((e) => e.dataset.status)), ['201', '201']);
+  assert.deepEqual(await page.$$eval('.response-pane .doc-head', (els) => els.map((e) => e.textContent)), ['document 1 of 2: ConfigMap one', 'document 2 of 2: Secret two']);
+  const got = await page.evaluate(async (n) => Promise.all([`configmaps/one`, `secrets/two`].map(async (p) => (await fetch(`/api/v1/namespaces/${n}/${p}`)).status)), ns);
+  assert.deepEqual(got, [200, 200]);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('a start that fails says so, with what to fix, in the header and in every <kube-example>', async () => {
   // a host that does not send Service-Worker-Allowed: / for /web/sw.js
   const plain = await startPlainStatic();

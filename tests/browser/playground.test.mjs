@@ -414,7 +414,7 @@ test('offline after the first visit: the playground and the docs page still load
     docs.setDefaultTimeout(WAIT);
     await docs.goto(own.url + '/docs-example.html');
     await docs.waitForFunction(() => [...document.querySelectorAll('kube-example')].every((e) => e.dataset.state === 'ready'), null, { timeout: 2 * WAIT });
-    const need = ['/', '/js/app.js', '/js/scenario-view.js', '/vendor/codemirror.js', '/css/playground.css', '/scenarios/index.json', '/scenarios/dry-run.json',
+    const need = ['/', '/js/app.js', '/js/scenario-view.js', '/vendor/codemirror.js', '/vendor/yaml.js', '/css/playground.css', '/scenarios/index.json', '/scenarios/dry-run.json',
       '/docs-example.html', '/js/kube-example.js', '/scenarios/apply-conflict.json', '/scenarios/list-then-watch.json'];
     await page.waitForFunction(async (need) => {
       const urls = [];
