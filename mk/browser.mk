@@ -3,7 +3,7 @@
 # Included from the top-level Makefile.
 #
 #   make wasm            bin/web/kubesandbox.wasm (+ .br, .gz)
-#   make web-dist        bin/web/: wasm + sandbox.js, sw.js, worker.js, wasm_exec.js
+#   make web-dist        bin/web/: wasm + sandbox.js, sw.js (+ sw-cache.js), worker.js, wasm_exec.js
 #   make run ADDR=…      serve playground/ at / and bin/web/ at /web/
 #   make test-browser    Playwright tests in Debian's headless Chromium (node --test)
 #   make bench-browser   size / start-up / latency / memory tables, the core
@@ -27,14 +27,14 @@ wasm:
 	node web/tools/compress.mjs $(WASM)
 
 web-dist: wasm
-	cp web/sandbox.js web/sw.js web/worker.js $(WEB_DIST)/
+	cp web/sandbox.js web/sw.js web/sw-cache.js web/worker.js $(WEB_DIST)/
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB_DIST)/wasm_exec.js
 
 web-baseline:
 	@mkdir -p $(WEB_BASELINE)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(WEB_BASELINE)/kubesandbox.wasm ./wasm/cmd/baseline
 	node web/tools/compress.mjs $(WEB_BASELINE)/kubesandbox.wasm
-	cp web/sandbox.js web/sw.js web/worker.js $(WEB_BASELINE)/
+	cp web/sandbox.js web/sw.js web/sw-cache.js web/worker.js $(WEB_BASELINE)/
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB_BASELINE)/wasm_exec.js
 
 static-server:

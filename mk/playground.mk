@@ -1,19 +1,21 @@
-# The playground (playground/): plain ES modules, plus one local bundle of
-# CodeMirror 6 built with esbuild from node_modules (no CDN at run time).
+# The playground (playground/): plain ES modules, plus two local bundles
+# built with esbuild from node_modules (no CDN at run time): CodeMirror 6
+# (the editor; without it a plain <textarea>) and the `yaml` package (every
+# YAML the playground reads or writes; required).
 # Included from the top-level Makefile; `make run` and `make test-browser`
-# build it first. Without node_modules the playground still works, with a
-# plain <textarea> in place of the editor.
+# build them first.
 #
-#   make playground-build   playground/vendor/codemirror.js
+#   make playground-build   playground/vendor/codemirror.js, playground/vendor/yaml.js
 
-PLAYGROUND_VENDOR := playground/vendor/codemirror.js
+PLAYGROUND_VENDOR := playground/vendor/codemirror.js playground/vendor/yaml.js
 
 .PHONY: playground-build
 
 playground-build: $(PLAYGROUND_VENDOR)
 
-$(PLAYGROUND_VENDOR): playground/build/codemirror-entry.js package-lock.json
-	@test -x node_modules/.bin/esbuild || npm ci --no-audit --no-fund
+# node_modules/yaml too: a checkout whose node_modules predates the yaml dependency installs it
+playground/vendor/%.js: playground/build/%-entry.js package-lock.json
+	@test -x node_modules/.bin/esbuild -a -d node_modules/yaml || npm ci --no-audit --no-fund
 	@mkdir -p $(dir $@)
 	node_modules/.bin/esbuild $< --bundle --format=esm --minify --legal-comments=none --log-level=warning --outfile=$@
 

@@ -19,8 +19,11 @@
 //	    whole-sandbox operations for the worker (never reachable by URL):
 //	      "export"   done(null, yamlText)   every user object as a YAML List
 //	      "import"   done(error|null)       arg: YAML/JSON text, applied
-//	      "shutdown" done(null), then the program exits (for a reset: the
-//	                 worker clears IndexedDB and starts a fresh instance)
+//	      "reset"    done(null, "rev")      the saved state becomes empty at
+//	                 the last revision rev (later writes fail); then the
+//	                 worker shuts down and starts a fresh instance, which
+//	                 starts at rev (without IndexedDB: kubesandboxOptions.startRevision)
+//	      "shutdown" done(null), then the program exits
 //
 // Once they are installed it calls kubesandboxReady(), or
 // kubesandboxReady(message) when the saved state cannot be restored (the
@@ -39,12 +42,14 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"sync"
 	"syscall/js"
 
 	"github.com/kubesandbox/kubesandbox/core/apiserver"
 	"github.com/kubesandbox/kubesandbox/core/builtin"
 	"github.com/kubesandbox/kubesandbox/core/persist"
+	"github.com/kubesandbox/kubesandbox/core/store"
 	"github.com/kubesandbox/kubesandbox/wasm/jsglue"
 )
 
@@ -60,7 +65,18 @@ func main() {
 	jsglue.Mark("catalogue")
 	var handler *apiserver.Server
 	var log *persist.Log
-	if db := newIDB(); db != nil {
+	var db persist.Backend
+	if idb := newIDB(); idb != nil {
+		db = idb
+	} else if rev := startRevision(); rev > 1 {
+		// memory only, after a reset: start at the revision it ended at
+		db = persist.NewMem()
+		if err := persist.New(db, persist.Options{}).Reset(rev); err != nil {
+			jsglue.Ready(err.Error())
+			return
+		}
+	}
+	if db != nil {
 		log = persist.New(db, persistOptions())
 		srv, err := apiserver.NewDurable(options, log)
 		if err != nil {
@@ -82,17 +98,26 @@ func main() {
 // persistOptions reads self.kubesandboxOptions {snapshotEvery, keepEvents}
 // (0: the defaults).
 func persistOptions() persist.Options {
+	return persist.Options{SnapshotEvery: int(option("snapshotEvery", 1e9)), KeepEvents: int(option("keepEvents", 1e9))}
+}
+
+// startRevision reads self.kubesandboxOptions.startRevision: where the
+// store of a memory-only core starts after a reset (the worker passes the
+// revision the "reset" operation returned).
+func startRevision() store.Revision {
+	return store.Revision(option("startRevision", 1<<53))
+}
+
+// option reads a number in [0, max) from self.kubesandboxOptions (0: unset).
+func option(k string, max float64) float64 {
 	o := js.Global().Get("kubesandboxOptions")
-	num := func(k string) int {
-		if o.Type() != js.TypeObject {
-			return 0
-		}
-		if v := o.Get(k); v.Type() == js.TypeNumber && v.Float() >= 0 && v.Float() < 1e9 {
-			return v.Int()
-		}
+	if o.Type() != js.TypeObject {
 		return 0
 	}
-	return persist.Options{SnapshotEvery: num("snapshotEvery"), KeepEvents: num("keepEvents")}
+	if v := o.Get(k); v.Type() == js.TypeNumber && v.Float() >= 0 && v.Float() < max {
+		return float64(int64(v.Float()))
+	}
+	return 0
 }
 
 // control is kubesandboxControl: export and import wait for storage;
@@ -109,6 +134,21 @@ func control(h *apiserver.Server, log *persist.Log) jsglue.Control {
 			return string(y), nil
 		case "import":
 			return nil, h.Import([]byte(arg))
+		case "reset":
+			// Before a shutdown: the next core starts empty after the
+			// last revision (resourceVersions never go back). Close first:
+			// a commit in progress ends, every later one fails, so no
+			// write lands above rev.
+			if log != nil {
+				log.Close()
+			}
+			rev := h.Store().HeadRev()
+			if log != nil {
+				if err := log.Reset(rev); err != nil {
+					return nil, err
+				}
+			}
+			return strconv.FormatInt(int64(rev), 10), nil
 		case "shutdown":
 			if log != nil {
 				log.Close()

@@ -2,12 +2,14 @@
 //
 //   import { createSandbox } from '/web/sandbox.js';
 //   const ks = createSandbox({ onProgress: (p) => console.log(p.phase, p.loaded, p.total) });
-//   await ks.ready;                                   // controlled, core running
+//   await ks.ready;                                   // controlled, core running (rejects with what to fix;
+//                                                     // onProgress then gets {phase: 'failed', error}, and nothing after)
 //   const v = await (await ks.fetch('/version')).json();
 //   for await (const ev of ks.watch('/api/v1/namespaces/default/configmaps')) { … }
 //   const yaml = await ks.export();   // every user object, a List for `kubectl apply -f`
 //   await ks.reset();                 // drop the saved state, restart the core empty
 //   await ks.import(yaml);            // create or update (server-side apply) each object
+//   for await (const ev of readWatch(await fetch(url))) { … }  // any watch response, read as client-go does
 //
 // It registers the service worker (which routes API paths), starts or joins
 // the origin's SharedWorker (which runs the Go core), and hands the service
@@ -43,6 +45,67 @@ export class WatchError extends Error {
   }
 }
 
+const EVENT_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
+
+/**
+ * readWatch yields the events ({type, object}) of a watch response: one
+ * JSON object per line (application/json;stream=watch). It is the one
+ * reader of watch streams (sandbox.watch, the playground's watch panel and
+ * scenarios use it) and reads them as client-go's watch decoder does:
+ *   - an ERROR event is yielded like any other (the caller decides: a 410
+ *     Expired means list again);
+ *   - a line that is not an event (not JSON, not an object, a type other
+ *     than ADDED/MODIFIED/DELETED/BOOKMARK/ERROR, no object) ends the watch:
+ *     it throws a WatchError with status 500 whose body is the Status
+ *     client-go reports ("unable to decode an event from the watch stream:
+ *     …", cause ClientWatchDecoding) — no later line is read;
+ *   - a stream that ends in the middle of a line ends the watch quietly,
+ *     as client-go does on an unexpected EOF.
+ * A broken stream throws the body's TypeError. Leaving the loop early
+ * cancels the body. res: a Response or a ReadableStream of bytes.
+ */
+export async function* readWatch(res) {
+  const body = res && res.body !== undefined ? res.body : res;
+  if (!body) return;
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buf += value;
+      for (let i; (i = buf.indexOf('\n')) >= 0;) {
+        const line = buf.slice(0, i).trim();
+        buf = buf.slice(i + 1);
+        if (line) yield decodeEvent(line);
+      }
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
+// decodeEvent parses one line of a watch stream, or throws the WatchError
+// that ends the watch (client-go's StreamWatcher: an ERROR event made by
+// its ClientWatchDecoding reporter, then the end of the watch).
+function decodeEvent(line) {
+  let ev;
+  let why = '';
+  try { ev = JSON.parse(line); } catch (e) { why = e.message; }
+  if (!why) {
+    if (!ev || typeof ev !== 'object' || Array.isArray(ev)) why = `not a watch event: ${line.slice(0, 80)}`;
+    else if (!EVENT_TYPES.has(ev.type)) why = `got invalid watch event type: ${ev.type}`;
+    else if (!ev.object || typeof ev.object !== 'object' || Array.isArray(ev.object)) why = 'unable to decode watch event: no object';
+  }
+  if (!why) return ev;
+  const message = `unable to decode an event from the watch stream: ${why}`;
+  const status = {
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'InternalError',
+    details: { causes: [{ reason: 'ClientWatchDecoding', message }] }, code: 500,
+  };
+  throw new WatchError(message, 500, status);
+}
+
 export function createSandbox({
   swUrl = new URL('sw.js', here).href,
   workerUrl = new URL('worker.js', here).href,
@@ -74,6 +137,11 @@ export function createSandbox({
   // instance, startMillis: the shared core's (after ready); portsHanded: to the service worker;
   // leader: null with SharedWorker, else whether this tab runs the core
   const info = { portsHanded: 0, leader: null };
+  // Progress goes to onProgress until the start fails: then one last
+  // {phase: 'failed', error} and nothing more (the core may still come up
+  // in its worker, but this page cannot reach it: never say "ready").
+  let failed = false;
+  const report = (p) => { if (!failed) onProgress(p); };
 
   function handPort(target) {
     if (!worker || !target) return;
@@ -110,7 +178,7 @@ export function createSandbox({
     // Already controlled by this service worker (a revisit): register in
     // the background (it checks for an update; measured to take up to 2 s
     // on a loaded machine) and go on with the running one.
-    const registered = sw.register(url.href, { scope });
+    const registered = sw.register(url.href, { scope }).catch((err) => { throw registerError(err, url, scope); });
     if (sw.controller && sw.controller.scriptURL === url.href) registered.catch(() => {});
     else await registered;
     if (!sw.controller) {
@@ -119,6 +187,17 @@ export function createSandbox({
     handPort(sw.controller);
     sw.addEventListener('controllerchange', () => handPort(sw.controller));
     await coreReady;
+  }
+
+  // registerError says what to fix when the service worker cannot be
+  // registered: most often the host does not allow sw.js (under /web/) to
+  // control the scope (/).
+  function registerError(err, url, scope) {
+    const where = new URL(scope, location.href).pathname;
+    if (err && err.name === 'SecurityError' && /scope/i.test(err.message)) {
+      return new Error(`kubesandbox: the service worker ${url.pathname} may not control ${where}: serve it with the header "Service-Worker-Allowed: ${where}", or put sw.js (with sw-cache.js) at ${where} (${err.message})`);
+    }
+    return new Error(`kubesandbox: the service worker ${url.pathname} could not be registered: ${err && err.message || err}`);
   }
 
   // answerNeedPort hands target (the service worker) a port to our core.
@@ -198,8 +277,8 @@ export function createSandbox({
           controlWaiters.delete(m.id);
           if (x) m.error ? x.reject(new Error(m.error)) : x.resolve(m.result);
         }
-        else if (m.t === 'progress') onProgress({ phase: m.phase, loaded: m.loaded, total: m.total });
-        else if (m.t === 'state' && m.state === 'ready') { info.instance = m.instance; info.startMillis = m.startMillis; info.compileMillis = m.compileMillis; info.goMillis = m.goMillis; onProgress({ phase: 'ready', loaded: 1, total: 1 }); if (leader) channel.postMessage(readyMessage()); resolve(); }
+        else if (m.t === 'progress') report({ phase: m.phase, loaded: m.loaded, total: m.total });
+        else if (m.t === 'state' && m.state === 'ready') { info.instance = m.instance; info.startMillis = m.startMillis; info.compileMillis = m.compileMillis; info.goMillis = m.goMillis; report({ phase: 'ready', loaded: 1, total: 1 }); if (leader) channel.postMessage(readyMessage()); resolve(); }
         else if (m.t === 'state' && m.state === 'failed') reject(new Error('kubesandbox core failed: ' + m.error));
       };
       w.onerror = (e) => reject(new Error('kubesandbox worker failed to load: ' + (e.message || workerUrl)));
@@ -219,7 +298,11 @@ export function createSandbox({
     });
   }
 
-  let ready = start();
+  let ready = start().catch((err) => {
+    report({ phase: 'failed', loaded: 0, total: 0, error: err.message });
+    failed = true;
+    throw err;
+  });
 
   // apiURL resolves a path against the page, adding this sandbox's base
   // to root-relative paths: '/api/v1/pods' → /sandbox/ex1/api/v1/pods.
@@ -278,36 +361,23 @@ export function createSandbox({
         continue;
       }
       if (!res.ok) throw await fail(res);
-      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buf = '';
       try {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buf += value;
-          for (let i; (i = buf.indexOf('\n')) >= 0;) {
-            const line = buf.slice(0, i).trim();
-            buf = buf.slice(i + 1);
-            if (!line) continue;
-            const ev = JSON.parse(line);
-            if (ev.type === 'ERROR') {
-              const s = ev.object || {};
-              throw new WatchError(s.message || 'watch error', s.code, s);
-            }
-            const v = ev.object && ev.object.metadata && ev.object.metadata.resourceVersion;
-            if (v) rv = v;
-            broken = 0;
-            onEvent && onEvent(ev);
-            yield ev;
+        for await (const ev of readWatch(res)) {
+          if (ev.type === 'ERROR') {
+            const s = ev.object || {};
+            throw new WatchError(s.message || 'watch error', s.code, s);
           }
+          const v = ev.object && ev.object.metadata && ev.object.metadata.resourceVersion;
+          if (v) rv = v;
+          broken = 0;
+          onEvent && onEvent(ev);
+          yield ev;
         }
       } catch (err) {
         if (signal && signal.aborted) return;
         // a broken stream (TypeError): resume from rv after a pause
         if (!(err instanceof TypeError) || ++broken > retries) throw err;
         await new Promise((r) => setTimeout(r, 100 * 2 ** broken));
-      } finally {
-        reader.cancel().catch(() => {});
       }
     }
   }
@@ -350,7 +420,9 @@ export function createSandbox({
   const importState = (text) => control('import', String(text));
 
   /** reset drops the saved state and restarts the core with a fresh store
-   *  (default namespaces only). Watches and requests in flight end with an error. */
+   *  (default namespaces only) whose resourceVersions go on after the old
+   *  ones. Open watches get a 410 Expired ERROR event (list again: watch()
+   *  throws a WatchError with status 410); other requests in flight fail. */
   async function reset() {
     await control('reset');
     ready = ready.catch(() => {}).then(() => undefined); // the fresh core is up

@@ -13,7 +13,8 @@
 //   page → worker  {t:'stats'}          → {t:'stats', memoryBytes, served, live, db}
 //   page → worker  {t:'control', id, op, arg} → {t:'control', id, error, result}
 //       op 'export' (result: YAML text), 'import' (arg: YAML text), 'reset'
-//       (drop the saved state, restart the core fresh), 'fault' (arg: a
+//       (drop the saved state, restart the core fresh; its resourceVersions
+//       go on after the old ones, and open JSON watches end with a 410 ERROR event), 'fault' (arg: a
 //       DOMException name such as 'QuotaExceededError' that every IndexedDB
 //       write then fails with, after aborting its transaction; null clears it)
 //   worker → page  {t:'progress', phase, loaded, total} / {t:'state', …}
@@ -151,10 +152,12 @@ function serve(port, msg) {
       const body = c ? c.buffer : null;
       port.postMessage({ t: 'head', id, status: a, headers: b, body, stream: d }, body ? [body] : []);
       if (!d) live.delete(id);
+      else if (jsonStream(b)) (port.__ksWatches || (port.__ksWatches = new Set())).add(goId);
     } else if (kind === 'chunk') {
       port.postMessage({ t: 'chunk', id, data: a.buffer }, [a.buffer]);
     } else if (kind === 'end') {
       live.delete(id);
+      if (port.__ksWatches) port.__ksWatches.delete(goId);
       port.postMessage({ t: 'end', id, error: a });
     }
   };
@@ -168,11 +171,18 @@ function serve(port, msg) {
   if (err) { live.delete(id); port.postMessage({ t: 'end', id, error: err }); }
 }
 
+// jsonStream tells whether a streaming answer's headers are a JSON watch
+// (application/json;stream=watch): a reset can end it with an ERROR event.
+function jsonStream(headers) {
+  return (headers || []).some(([k, v]) => String(k).toLowerCase() === 'content-type' && /json/.test(v));
+}
+
 function cancel(port, id) {
   const live = port.__ksLive;
   const goId = live && live.get(id);
   if (goId === undefined) return;
   live.delete(id);
+  if (port.__ksWatches) port.__ksWatches.delete(goId);
   try { self.kubesandboxCancel(goId); } catch (e) { /* Go has exited */ }
 }
 
@@ -262,10 +272,14 @@ function reset() {
     stopping = true;
     state = 'loading';
     broadcast(stateMessage());
-    endAll('kubesandbox was reset');
+    endAll('kubesandbox was reset', RESET_EVENT);
+    // Go empties the saved state at its last revision, so the fresh core
+    // goes on from there: resourceVersions never go back.
+    const rev = wasReady ? await goControl('reset', null, true).catch(() => null) : null;
     if (wasReady) await goControl('shutdown', null, true).catch(() => {});
     await goExited;
-    if (self.kubesandboxDB) await self.kubesandboxDB.clear();
+    if (rev === null && self.kubesandboxDB) await self.kubesandboxDB.clear(); // not running (damaged state): start over at 1
+    self.kubesandboxOptions.startRevision = Number(rev) || 0; // for a core without IndexedDB
     try {
       await (wasmModule ? boot() : start());
     } catch (e) {
@@ -277,16 +291,32 @@ function reset() {
   return resetting;
 }
 
-// endAll ends every request in flight with an error (their Go instance is going away).
-function endAll(message) {
+// A reset ends open JSON watches as the API server ends a watch whose
+// resourceVersion was compacted away: an ERROR event with a 410 Expired
+// Status, then the end of the stream. Clients (sandbox.watch, client-go's
+// reflector) list again; nothing from before the reset can be resumed.
+const RESET_EVENT = new TextEncoder().encode(JSON.stringify({
+  type: 'ERROR',
+  object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the sandbox was reset: the resourceVersion for the provided watch is too old; list again', reason: 'Expired', code: 410 },
+}) + '\n');
+
+// endAll ends every request in flight with an error (their Go instance is
+// going away); with watchEvent, a JSON watch gets that last event and ends cleanly.
+function endAll(message, watchEvent) {
   for (const port of requestPorts) {
     const live = port.__ksLive;
     if (!live) continue;
+    const watches = port.__ksWatches || new Set();
     for (const [id, goId] of live) {
       live.delete(id);
       try { self.kubesandboxCancel(goId); } catch (e) { /* Go has exited */ }
-      port.postMessage({ t: 'end', id, error: message });
+      if (watchEvent && watches.has(goId)) {
+        const data = watchEvent.slice().buffer;
+        port.postMessage({ t: 'chunk', id, data }, [data]);
+        port.postMessage({ t: 'end', id, error: null });
+      } else port.postMessage({ t: 'end', id, error: message });
     }
+    watches.clear();
   }
 }
 

@@ -200,6 +200,25 @@ func (l *Log) Close() {
 	l.mu.Unlock()
 }
 
+// Reset closes the log (as Close) and replaces the saved state, in one
+// atomic write, with an empty snapshot at rev — the revision of the last
+// write (store.HeadRev). A store opened on it next starts empty at rev, so
+// resourceVersions keep increasing across a reset (a real cluster never
+// goes back) and a watch from before it gets 410 Expired.
+func (l *Log) Reset(rev store.Revision) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closed = true
+	if rev < 1 {
+		rev = 1
+	}
+	if err := l.b.Write(Batch{Snapshot: EncodeSnapshot(nil, rev), SnapshotRev: int64(rev)}); err != nil {
+		return fmt.Errorf("kubesandbox storage: reset: %w", err)
+	}
+	l.snapRev, l.sinceN, l.sinceB = rev, 0, 0
+	return nil
+}
+
 // Stats reports the snapshot revision and the log since it.
 func (l *Log) Stats() (snapRev store.Revision, records, bytes int) {
 	l.mu.Lock()

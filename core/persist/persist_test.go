@@ -40,6 +40,46 @@ func del(t *testing.T, s *store.Store, key string) {
 	}
 }
 
+func TestReset(t *testing.T) {
+	m := NewMem()
+	a, l, _ := open(t, m, Options{})
+	put(t, a, "/k/a", "1") // 2
+	put(t, a, "/k/b", "1") // 3
+	del(t, a, "/k/a")      // 4
+	if err := l.Reset(a.HeadRev()); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("writes after the reset fail", func(t *testing.T) {
+		_, _, err := a.Update("/k/c", func(*store.KV, store.Revision) (store.Op, error) { return store.PutOp([]byte("x")), nil })
+		if !errors.Is(err, ErrClosed) {
+			t.Fatalf("err = %v, want ErrClosed", err)
+		}
+	})
+	b, _, restored := open(t, m, Options{})
+	t.Run("the next store starts empty at the last revision", func(t *testing.T) {
+		kvs, _, _, _ := b.List("/", "", 0, nil, 0)
+		if restored || len(kvs) != 0 || b.Rev() != 4 || b.CompactedRev() != 4 {
+			t.Fatalf("restored=%v keys=%d rev=%d compacted=%d, want false 0 4 4", restored, len(kvs), b.Rev(), b.CompactedRev())
+		}
+	})
+	t.Run("revisions go on increasing", func(t *testing.T) {
+		if kv := put(t, b, "/k/a", "2"); kv.ModRev != 5 {
+			t.Fatalf("first write after the reset at %d, want 5", kv.ModRev)
+		}
+	})
+	t.Run("a watch from before the reset is told to list again", func(t *testing.T) {
+		if _, err := b.Watch("/k/", 2); !errors.Is(err, store.ErrCompacted) {
+			t.Fatalf("watch from 2: %v, want ErrCompacted", err)
+		}
+	})
+	t.Run("and the reset state survives a restart", func(t *testing.T) {
+		c, _, _ := open(t, m, Options{})
+		if kv, _, err := c.Get("/k/a", 0); err != nil || string(kv.Value) != "2" || c.Rev() != 5 {
+			t.Fatalf("got %q at %d (%v), want \"2\" at 5", kv.Value, c.Rev(), err)
+		}
+	})
+}
+
 func TestRestart(t *testing.T) {
 	m := NewMem()
 	a, _, restored := open(t, m, Options{})

@@ -44,7 +44,9 @@ type Durable interface {
 type Binder interface{ Bind(s *Store) }
 
 // Open restores d's saved state into this empty store and then makes every
-// write durable through d. It reports whether there was saved state.
+// write durable through d. It reports whether there was saved state: an
+// empty snapshot (what a reset leaves, so that the next store starts at its
+// revision) is none — the store starts there, empty.
 func (s *Store) Open(d Durable) (restored bool, err error) {
 	if b, ok := d.(Binder); ok {
 		b.Bind(s)
@@ -60,7 +62,7 @@ func (s *Store) Open(d Durable) (restored bool, err error) {
 		return false, err
 	}
 	s.SetPersister(d)
-	return snapRev > 1 || len(snap) > 0 || len(events) > 0, nil
+	return len(snap) > 0 || len(events) > 0, nil
 }
 
 // SnapshotAt returns every live KV at rev, which must be retained.

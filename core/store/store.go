@@ -121,6 +121,15 @@ func (s *Store) Rev() Revision {
 	return s.rev
 }
 
+// HeadRev is the revision of the newest write, visible or still being
+// made durable (group commit, persist.go). A reset starts the next store
+// after it, so no resourceVersion is ever handed out twice.
+func (s *Store) HeadRev() Revision {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.headRev()
+}
+
 // CompactedRev is the oldest revision still readable.
 func (s *Store) CompactedRev() Revision {
 	s.mu.RLock()

@@ -12,12 +12,6 @@ export const PATCH_TYPES = [
   { type: 'application/apply-patch+yaml', name: 'server-side apply', kubectl: 'apply' },
 ];
 
-export const QUERY_PARAMS = [
-  'dryRun', 'fieldManager', 'force', 'fieldValidation', 'labelSelector', 'fieldSelector', 'limit',
-  'continue', 'resourceVersion', 'resourceVersionMatch', 'watch', 'allowWatchBookmarks', 'sendInitialEvents',
-  'timeoutSeconds', 'propagationPolicy', 'gracePeriodSeconds',
-];
-
 /** The address shown in copied curl commands (the native server: `make serve ADDR=127.0.0.1:6443`). */
 export const CURL_SERVER = 'http://127.0.0.1:6443';
 
@@ -60,6 +54,52 @@ export function withQuery(path, query = {}) {
   }
   const q = sp.toString();
   return q ? `${base}?${q}` : base;
+}
+
+// isTrue reads a boolean query parameter as the API server does: only
+// "0" and "false" (any case) are false; `?watch` (no value) is true.
+const isTrue = (v) => v != null && v !== '0' && String(v).toLowerCase() !== 'false';
+
+/**
+ * watchRequest tells whether a request is a watch as the API server reads
+ * it — a GET with `watch` in the path's query or in query (`?watch=1`,
+ * `?watch`, `watch=true`) or on a legacy /watch/ path — and gives it as
+ * the watch panel takes it: {path (without its query), query (both merged,
+ * without watch)}; null when it is not a watch.
+ *   {method:'GET', path:'/api/v1/namespaces/x/pods?watch=1&limit=5'} → {path:'/api/v1/namespaces/x/pods', query:{limit:'5'}}
+ */
+export function watchRequest({ method = 'GET', path, query = {} }) {
+  if (method !== 'GET') return null;
+  const [base, qs] = String(path).split('?');
+  const q = { ...Object.fromEntries(new URLSearchParams(qs || '')) };
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '' && v !== false) q[k] = String(v);
+  const legacy = /^\/(api\/[^/]+|apis\/[^/]+\/[^/]+)\/watch\//.test(base);
+  if (!legacy && !('watch' in q && isTrue(q.watch))) return null;
+  delete q.watch;
+  return { path: base, query: q };
+}
+
+/**
+ * objectPath tells where one object of a multi-document body goes, as
+ * kubectl routes each object of a manifest: found by its apiVersion and
+ * kind among resources (discovery), in its own metadata.namespace, else
+ * the typed path's, else default. POST → its collection; PUT and PATCH →
+ * the object by name. An object without apiVersion/kind (a patch) goes to
+ * the typed path. Returns {path} or {error}.
+ *   ({apiVersion:'v1', kind:'Secret', metadata:{name:'s'}}, {method:'POST', path:'/api/v1/namespaces/x/configmaps'}, rs)
+ *   → {path: '/api/v1/namespaces/x/secrets'}
+ */
+export function objectPath(obj, { method, path }, resources) {
+  if (!obj || typeof obj !== 'object' || !obj.apiVersion || !obj.kind) return { path };
+  const [group, version] = String(obj.apiVersion).includes('/') ? String(obj.apiVersion).split('/') : ['', String(obj.apiVersion)];
+  const r = resources.find((x) => x.group === group && x.kind === obj.kind);
+  if (!r) return { error: `the server does not serve ${obj.kind} in ${obj.apiVersion}` };
+  const meta = obj.metadata || {};
+  const typed = parsePath(path);
+  const namespace = r.namespaced ? meta.namespace || (typed && typed.namespace) || 'default' : undefined;
+  const name = method === 'POST' ? undefined : meta.name;
+  if (method !== 'POST' && !name) return { error: `${obj.kind} without metadata.name: ${method} needs one` };
+  return { path: buildPath({ group, version, namespace, resource: r.resource, name }) };
 }
 
 /**

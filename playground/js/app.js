@@ -163,6 +163,7 @@ ks.ready.then(() => {
   if (!$('#panel-browse').hidden) browser.load();
 }, (err) => {
   status.textContent = 'failed: ' + err.message;
+  bar.hidden = true;
   $('#loading').classList.add('failed');
   $('#loading-text').textContent = 'The sandbox could not start: ' + err.message;
 });

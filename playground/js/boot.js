@@ -3,6 +3,15 @@
 //
 //   const ks = boot(); ks.ready.then(…); onProgress(({phase, loaded, total}) => …)
 
+const WEB = new URL('../web/', import.meta.url).href;
+let loaded = null;
+
+/** sandboxModule is web/sandbox.js, imported once: createSandbox,
+ *  readWatch (the one reader of watch streams), WatchError. */
+export function sandboxModule() {
+  return loaded || (loaded = import(WEB + 'sandbox.js'));
+}
+
 const listeners = new Set();
 let last = null;
 let sandbox = null;
@@ -17,9 +26,8 @@ export function onProgress(fn) {
 export function boot() {
   if (sandbox) return sandbox;
   if (window.sandbox && window.sandbox.ready) { sandbox = window.sandbox; return sandbox; }
-  const base = new URL('../web/', import.meta.url).href;
   let inner = null;
-  const first = import(base + 'sandbox.js').then(({ createSandbox }) => {
+  const first = sandboxModule().then(({ createSandbox }) => {
     inner = createSandbox({
       onProgress: (p) => { last = p; for (const l of listeners) l(p); },
     });
@@ -41,9 +49,8 @@ const named = new Map();
  *  Examples that give the same name share it. */
 export function bootNamed(name, { onProgress: report = () => {} } = {}) {
   if (!named.has(name)) {
-    const base = new URL('../web/', import.meta.url).href;
     const reporters = new Set();
-    const ks = import(base + 'sandbox.js').then(({ createSandbox }) =>
+    const ks = sandboxModule().then(({ createSandbox }) =>
       createSandbox({ sandbox: name, onProgress: (p) => { for (const r of reporters) r(p); } }));
     named.set(name, { ks, reporters });
   }
@@ -58,5 +65,6 @@ export function progressText({ phase, loaded, total }) {
   if (phase === 'download') return total ? `downloading the API server: ${mb(loaded)} of ${mb(total)} MB` : `downloading the API server: ${mb(loaded)} MB`;
   if (phase === 'start') return 'starting the API server…';
   if (phase === 'ready') return 'ready';
+  if (phase === 'failed') return 'failed';
   return phase + '…';
 }

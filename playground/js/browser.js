@@ -1,8 +1,11 @@
 // The resource browser: namespaces → kinds → objects; an object as YAML,
 // its managedFields picture, and a diff between any two resourceVersions
-// this page has seen (from responses and watch events).
+// this page has seen (from responses and watch events). The listed
+// collection is watched, so the list and the object shown follow changes
+// made anywhere (another tab, a scenario, kubectl through the console).
 import { h } from './dom.js';
-import { send, history, keyOf, onRemember } from './api.js';
+import { send, history, keyOf, onRemember, remember, withQuery } from './api.js';
+import { sandboxModule } from './boot.js';
 import { resources, namespaces, collectionPath } from './discovery.js';
 import { yamlBlock, ownershipView, diffView } from './view.js';
 
@@ -20,7 +23,11 @@ export function createBrowser(root, { onOpen, onWatch, onFields } = {}) {
       detail));
   let ns = 'default';
   let kind = null;
-  let current = null; // {path, obj}
+  let current = null; // {path, obj, deleted}
+  let shownTab = 'yaml';
+  let collection = null; // the listed collection's path
+  let objects = new Map(); // its objects by name, kept up to date by a watch
+  let follow = null; // that watch's AbortController
 
   const item = (list, label, selected, onclick, extra) => {
     const b = h('button.nav-item', { type: 'button', 'aria-current': selected ? 'true' : null, onclick }, label, extra ? h('span.muted.small', ' ' + extra) : null);
@@ -37,16 +44,65 @@ export function createBrowser(root, { onOpen, onWatch, onFields } = {}) {
     const kinds = rs.filter((r) => r.namespaced === (ns !== '') && r.verbs.includes('list'));
     if (kind && !kinds.some((r) => r.resource === kind.resource && r.group === kind.group)) kind = null;
     for (const r of kinds) item(kindList, r.kind, kind && r.resource === kind.resource && r.group === kind.group, () => { kind = r; load(); }, r.group || 'core');
+    if (follow) follow.abort();
+    follow = null;
     objList.replaceChildren();
     if (!kind) return;
     const path = collectionPath(kind, ns);
     const res = await send({ method: 'GET', path });
-    const items = (res.body && res.body.items) || [];
-    if (!items.length) objList.append(h('li.muted', 'none'));
-    for (const it of items) {
-      item(objList, it.metadata.name, current && current.path === `${path}/${it.metadata.name}`, () => show(`${path}/${encodeURIComponent(it.metadata.name)}`), it.metadata.deletionTimestamp ? 'terminating' : null);
+    objects = new Map(((res.body && res.body.items) || []).map((it) => [it.metadata.name, it]));
+    collection = path;
+    renderObjects();
+    const rv = res.body && res.body.metadata && res.body.metadata.resourceVersion;
+    if (res.status === 200 && rv && kind.verbs.includes('watch')) followCollection(path, rv);
+  }
+
+  function renderObjects() {
+    const path = collection;
+    objList.replaceChildren();
+    if (!objects.size) objList.append(h('li.muted', 'none'));
+    for (const name of [...objects.keys()].sort()) {
+      const obj = objects.get(name);
+      const p = `${path}/${encodeURIComponent(name)}`;
+      item(objList, name, current && current.path === p, () => show(p), obj.metadata.deletionTimestamp ? 'terminating' : null);
     }
     if (onWatch) objList.append(h('li', h('button.small', { type: 'button', onclick: () => onWatch(path, { allowWatchBookmarks: 'true' }) }, 'Watch this collection')));
+  }
+
+  // followCollection watches the listed collection from the list's
+  // resourceVersion, so the list and the detail pane follow every change:
+  // a deleted object leaves the list and the pane says so. Another load()
+  // stops it; a 410 (the version left the history window) lists again.
+  async function followCollection(path, rv) {
+    const ctl = new AbortController();
+    follow = ctl;
+    const { readWatch } = await sandboxModule();
+    while (!ctl.signal.aborted) {
+      try {
+        const res = await fetch(withQuery(path, { watch: 'true', resourceVersion: rv, allowWatchBookmarks: 'true' }), { signal: ctl.signal });
+        if (!res.ok) { if (res.status === 410) load(); return; }
+        for await (const ev of readWatch(res)) {
+          if (ctl.signal.aborted) return;
+          if (ev.type === 'ERROR') { if (ev.object.code === 410) load(); return; }
+          rv = (ev.object.metadata && ev.object.metadata.resourceVersion) || rv;
+          if (ev.type !== 'BOOKMARK') changed(path, ev);
+        }
+      } catch (e) {
+        return; // stopped, or the stream broke: Refresh lists again
+      }
+    }
+  }
+
+  function changed(path, ev) {
+    const obj = ev.object;
+    const name = obj.metadata.name;
+    remember(obj);
+    if (ev.type === 'DELETED') objects.delete(name);
+    else objects.set(name, obj);
+    renderObjects();
+    if (!current || current.path !== `${path}/${encodeURIComponent(name)}`) return;
+    current = { path: current.path, obj, deleted: ev.type === 'DELETED' };
+    if (shownTab !== 'diff') render(shownTab);
   }
 
   /** show opens one object by path. */
@@ -59,13 +115,16 @@ export function createBrowser(root, { onOpen, onWatch, onFields } = {}) {
   }
 
   function render(tab) {
-    const { path, obj } = current;
+    shownTab = tab;
+    const { path, obj, deleted } = current;
     const tabs = ['yaml', 'managedFields', 'diff'];
     const body = h('div.detail-body');
     const bar = h('div.toolbar', { role: 'tablist', 'aria-label': 'object views' }, tabs.map((t) => h('button.seg', { type: 'button', role: 'tab', 'aria-selected': String(t === tab), onclick: () => render(t) }, t === 'yaml' ? 'YAML' : t === 'diff' ? 'Diff' : 'managedFields')),
       onOpen ? h('button.small', { type: 'button', onclick: () => onOpen({ method: 'GET', path }) }, 'Open in console') : null,
       onFields ? h('button.small', { type: 'button', onclick: () => onFields(path) }, 'Fields picture') : null);
-    detail.replaceChildren(h('h3', `${obj.kind} ${obj.metadata.namespace ? obj.metadata.namespace + '/' : ''}${obj.metadata.name}`, h('span.muted.small', ` rv ${obj.metadata.resourceVersion}`)), bar, body);
+    detail.replaceChildren(h('h3', `${obj.kind || kind.kind} ${obj.metadata.namespace ? obj.metadata.namespace + '/' : ''}${obj.metadata.name}`, h('span.muted.small', ` rv ${obj.metadata.resourceVersion}`)),
+      deleted ? h('p.deleted.error', `This object was deleted (at resourceVersion ${obj.metadata.resourceVersion}); below is the last version this page saw.`) : null,
+      bar, body);
     if (tab === 'yaml') body.append(yamlBlock(obj));
     else if (tab === 'managedFields') body.append(ownershipView(obj));
     else body.append(diffPicker(obj));

@@ -1,11 +1,12 @@
 // The request console: method, path (completed from discovery), the query
 // parameters the API machinery understands, Content-Type (incl. the four
 // PATCH types), a YAML/JSON body editor, and the response. Copy as curl or
-// kubectl. Ctrl/Cmd+Enter sends.
+// kubectl. Ctrl/Cmd+Enter sends. A body of several YAML documents is sent
+// object by object, each to its own resource.
 import { h, copyText } from './dom.js';
-import { send, bodyText, toCurl, toKubectl, PATCH_TYPES } from './api.js';
-import { parse as parseYAML, stringify } from './yaml.js';
-import { completions } from './discovery.js';
+import { send, bodyText, toCurl, toKubectl, watchRequest, objectPath, PATCH_TYPES } from './api.js';
+import { parse as parseYAML, stringify, documents } from './yaml.js';
+import { completions, resources } from './discovery.js';
 import { mountEditor } from './editor.js';
 import { responseView } from './view.js';
 
@@ -29,7 +30,8 @@ const PARAMS = [
 
 /**
  * createConsole(root, {onWatch(path, query)}) → {load(req), send(), request(), el}
- * onWatch: a request with watch=true is handed to the watch panel.
+ * onWatch: a watch (the watch box ticked, or typed into the path: ?watch=1,
+ * /watch/) is handed to the watch panel.
  */
 export async function createConsole(root, { onWatch } = {}) {
   const method = h('select#c-method', { 'aria-label': 'method' }, ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => h('option', m)));
@@ -69,7 +71,10 @@ export async function createConsole(root, { onWatch } = {}) {
   root.append(el);
 
   let format = 'yaml';
-  const editor = await mountEditor(editorHost, { doc: '', lang: 'yaml', onSubmit: () => api.send(), label: 'request body' });
+  const editor = await mountEditor(editorHost, { doc: '', lang: 'yaml', onSubmit: () => api.send(), onChange: () => refreshCmd(), label: 'request body' });
+  // the copied command follows every edit after it was copied
+  form.addEventListener('input', () => refreshCmd());
+  form.addEventListener('change', () => refreshCmd());
 
   function setFormat(f) {
     if (f === format) return;
@@ -116,13 +121,46 @@ export async function createConsole(root, { onWatch } = {}) {
     return { method: m, path: path.value.trim(), query: query(), contentType: ctype.value, body: m === 'GET' || (m === 'DELETE' && !text.trim()) ? null : text };
   }
 
+  function command(kind) {
+    try { return kind === 'curl' ? toCurl(request()) : toKubectl(request()); } catch (e) { return '# ' + e.message; }
+  }
+
   function copyCmd(kind, button) {
-    let text;
-    try { text = kind === 'curl' ? toCurl(request()) : toKubectl(request()); } catch (e) { text = '# ' + e.message; }
+    const text = command(kind);
     cmdOut.hidden = false;
     cmdOut.textContent = text;
     cmdOut.dataset.kind = kind;
     copyText(text, button);
+  }
+
+  // refreshCmd redraws the command shown below the form from the current request.
+  function refreshCmd() {
+    if (!cmdOut.hidden && cmdOut.dataset.kind) cmdOut.textContent = command(cmdOut.dataset.kind);
+  }
+
+  // sendEach sends a multi-document body ('---' between objects) object by
+  // object, each to its own resource (objectPath, as kubectl apply -f does),
+  // in order, and shows every answer.
+  async function sendEach(req, docs) {
+    sendBtn.disabled = true;
+    responsePane.setAttribute('aria-busy', 'true');
+    try {
+      const rs = await resources().catch(() => []);
+      const out = [];
+      for (const [i, doc] of docs.entries()) {
+        const obj = parseYAML(doc);
+        const where = objectPath(obj, req, rs);
+        const head = h('h4.doc-head', `document ${i + 1} of ${docs.length}${obj && obj.kind ? `: ${obj.kind} ${(obj.metadata && obj.metadata.name) || ''}` : ''}`);
+        if (where.error) { out.push(h('section.doc-result', head, h('p.error', where.error))); continue; }
+        const res = await send({ ...req, path: where.path, body: bodyText(doc, req.contentType) });
+        out.push(h('section.doc-result', head, responseView(res)));
+      }
+      responsePane.replaceChildren(h('p.muted', `${docs.length} documents, sent one by one:`), ...out);
+      return null;
+    } finally {
+      sendBtn.disabled = false;
+      responsePane.removeAttribute('aria-busy');
+    }
   }
 
   const api = {
@@ -142,14 +180,24 @@ export async function createConsole(root, { onWatch } = {}) {
       let b = req.body;
       if (b != null && typeof b !== 'string') b = format === 'json' ? JSON.stringify(b, null, 2) + '\n' : stringify(b);
       editor.value = b || '';
+      refreshCmd();
       path.focus();
     },
-    async send() {
+    /** send sends the form's request; {force: true} sends this one with force=true (the box stays as it is). */
+    async send({ force = false } = {}) {
       const req = request();
+      if (force) req.query.force = 'true';
       if (!req.path.startsWith('/')) { responsePane.replaceChildren(h('p.error', 'The path must start with /')); return null; }
-      if (req.query.watch === 'true' && req.method === 'GET' && onWatch) { onWatch(req.path, req.query); return null; }
+      // a watch (the checkbox, or typed: ?watch=1, /watch/) streams in the Watch tab
+      const w = onWatch && watchRequest(req);
+      if (w) { onWatch(w.path, w.query); return null; }
       let body;
-      try { body = req.body == null ? null : bodyText(req.body, req.contentType); } catch (e) {
+      let docs = [];
+      try {
+        docs = req.body == null ? [] : documents(req.body);
+        if (docs.length > 1) return await sendEach(req, docs);
+        body = req.body == null ? null : bodyText(req.body, req.contentType);
+      } catch (e) {
         responsePane.replaceChildren(h('p.error', 'The body does not parse: ' + e.message));
         return null;
       }
@@ -162,7 +210,7 @@ export async function createConsole(root, { onWatch } = {}) {
           const g = await send({ method: 'GET', path: req.path });
           live = g.status === 200 ? g.body : null;
         }
-        const forceIt = () => { inputs.force.checked = true; api.send(); };
+        const forceIt = () => api.send({ force: true }); // this request only: the next apply is not forced behind the user's back
         responsePane.replaceChildren(responseView(res, { live, applied: req.body, manager: req.query.fieldManager, onForce: req.contentType === 'application/apply-patch+yaml' ? forceIt : undefined }));
         return res;
       } finally {

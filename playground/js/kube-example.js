@@ -44,12 +44,16 @@ class KubeExample extends HTMLElement {
       h('link', { rel: 'stylesheet', href: CSS }),
       h('style', `:host { display: block; margin: 1rem 0; } .ex { border: 1px solid var(--line); border-radius: 10px; background: var(--panel); padding: .5rem .9rem .7rem; }
         .ex-head { display: flex; flex-wrap: wrap; align-items: baseline; gap: .5rem; } .ex-head h2 { margin: 0; font-size: 1rem; } .ex-head a { margin-left: auto; font-size: 12px; }
-        .ex-body[inert] { opacity: .6; } .ex .scenario pre.code { max-height: 14rem; }`),
+        .ex-body[inert] { opacity: .6; } .ex .scenario pre.code { max-height: 14rem; } .ex-status.error { color: var(--err); }`),
       h('div.ex', { part: 'example' },
         h('div.ex-head', h('h2', this.getAttribute('title') || ''), this.status, h('a', { href: PLAYGROUND, target: '_blank', rel: 'noopener' }, 'open the playground ↗')),
         this.host));
     this.host.inert = true;
-    this.init().catch((e) => { this.status.textContent = 'this example could not load: ' + e.message; this.dataset.state = 'failed'; });
+    this.init().catch((e) => {
+      this.status.textContent = (this.view ? 'the API server could not start: ' : 'this example could not load: ') + e.message;
+      this.status.classList.add('error');
+      this.dataset.state = 'failed';
+    });
   }
 
   async init() {

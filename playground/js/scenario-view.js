@@ -22,6 +22,13 @@ export function rich(text) {
   return out;
 }
 
+/** requestLine shows a step's request: "GET /api/v1/…?resourceVersion={{rv}} (watch)";
+ *  a variable not known yet stays {{name}} (not %7B%7Bname%7D%7D). */
+export function requestLine(req, step = {}) {
+  const url = withQuery(req.path, req.query).replace(/%7B%7B(\w+)%7D%7D/gi, '{{$1}}');
+  return `${req.method} ${url}${step.watch ? ' (watch)' : ''}${step.repeat ? ` × ${step.repeat}` : ''}`;
+}
+
 /**
  * scenarioView(scenario, {onOpen(req), prefix, base, compact}) → {el, runAll(), done}
  * base: the sandbox's API base ("" or e.g. "/sandbox/ex1", see web/sandbox.js).
@@ -46,14 +53,17 @@ export function scenarioView(scenario, { onOpen, prefix, base = '', compact = fa
   function stepItem(step, i) {
     const req = run.request(step, { i: 1 });
     const result = h('div.step-result');
-    const reqLine = h('code.req-line', `${req.method} ${withQuery(req.path, req.query)}${step.watch ? ' (watch)' : ''}${step.repeat ? ` × ${step.repeat}` : ''}`);
+    const reqLine = h('code.req-line', requestLine(req, step));
     const li = h('li.step', { dataset: { step: String(i) } },
       h('h3', step.title),
       step.explain ? h('p.explain', rich(step.explain)) : null,
       h('div.req', reqLine,
         h('button.small.run-step', { type: 'button', onclick: () => runTo(i), 'aria-label': `run step ${i + 1}: ${step.title}` }, 'Run'),
         onOpen ? h('button.small.open-console', { type: 'button', onclick: () => onOpen(run.request(step, { i: 1 })) }, 'Open in console') : null),
-      req.body != null ? h('details.req-body', { open: compact && scenario.steps.length === 1 }, h('summary', `Body (${req.contentType})`), h('pre.code', typeof req.body === 'string' ? req.body : stringify(req.body))) : null,
+      req.body != null ? h('details.req-body', { open: compact && scenario.steps.length === 1 },
+        // an object is shown as YAML and sent as contentType; a string as written
+        h('summary', typeof req.body === 'string' ? `Body (${req.contentType})` : `Body (YAML, sent as ${req.contentType})`),
+        h('pre.code', typeof req.body === 'string' ? req.body : stringify(req.body))) : null,
       result);
     return { li, result, reqLine, step };
   }
@@ -61,7 +71,7 @@ export function scenarioView(scenario, { onOpen, prefix, base = '', compact = fa
   function refreshRequests() {
     for (const it of items) {
       const req = run.request(it.step, { i: 1 });
-      it.reqLine.textContent = `${req.method} ${withQuery(req.path, req.query)}${it.step.watch ? ' (watch)' : ''}${it.step.repeat ? ` × ${it.step.repeat}` : ''}`;
+      it.reqLine.textContent = requestLine(req, it.step);
     }
   }
 
@@ -91,6 +101,8 @@ export function scenarioView(scenario, { onOpen, prefix, base = '', compact = fa
         next++;
         refreshRequests();
       }
+      // show the step just run (Next step used to leave it below the fold)
+      if (next > 0) items[next - 1].li.scrollIntoView({ block: compact ? 'nearest' : 'start' });
       progress.textContent = next >= scenario.steps.length ? 'done' : `${next} of ${scenario.steps.length} steps run`;
       el.dataset.done = String(next >= scenario.steps.length);
     } catch (e) {
@@ -114,7 +126,7 @@ export function scenarioView(scenario, { onOpen, prefix, base = '', compact = fa
       const tl = h('ol.timeline', { 'aria-label': 'watch events' });
       if (out.res.status !== 200) tl.append(noteEntry(`HTTP ${out.res.status}: ${(out.res.body && out.res.body.message) || out.res.text}`, 'error'));
       for (const ev of out.events) tl.append(eventEntry(ev, { at: ev.at }));
-      tl.append(noteEntry(out.ended === 'count' ? `stopped reading after ${out.events.length} event${out.events.length === 1 ? '' : 's'}` : out.ended === 'stream-end' ? 'the server ended the stream' : `stream ${out.ended}`, 'end'));
+      tl.append(noteEntry(out.ended === 'count' ? `stopped reading after ${out.events.length} event${out.events.length === 1 ? '' : 's'}` : out.ended === 'stream-end' ? 'the server ended the stream' : `stream ${out.ended}${out.error ? ': ' + out.error : ''}`, out.error ? 'error' : 'end'));
       result.append(h('div.status-line', h('span.status.' + (out.res.status === 200 ? 'st-ok' : 'st-warn'), { 'data-status': String(out.res.status) }, `${out.res.status} ${reason(out.res.status, out.res.statusText)}`), h('span.muted', ` GET ${out.res.path}`)), tl);
       return;
     }

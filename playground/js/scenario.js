@@ -13,6 +13,7 @@
 //    "expect": {"status": 201, "fields": {"metadata.name": "x"}, "length": {"items": 5},
 //               "absent": ["metadata.continue"], "warnings": ["unknown field"], "events": [["ADDED", "x"]]}}
 import { send, remember, PATCH_TYPES } from './api.js';
+import { sandboxModule } from './boot.js';
 
 export async function loadScenario(id, base = new URL('../scenarios/', import.meta.url)) {
   const r = await fetch(new URL(`${id}.json`, base));
@@ -86,7 +87,7 @@ export class Run {
   }
 
   /**
-   * step runs step i → {req, res, events?, ended?, live?, checks: [{ok, text}], ok}
+   * step runs step i → {req, res, events?, ended?, error?, live?, checks: [{ok, text}], ok}
    */
   async step(i, { force = false } = {}) {
     await this.setup();
@@ -131,6 +132,7 @@ export class Run {
     const timer = setTimeout(() => ctl.abort(), timeoutMs);
     const events = [];
     let ended = 'stream-end';
+    let error = ''; // why the stream ended early (a line that is not an event, a broken stream)
     const t0 = performance.now();
     let res;
     try {
@@ -142,27 +144,17 @@ export class Run {
         try { res.body = JSON.parse(res.text); } catch (e) { /* text */ }
         ended = 'error';
       } else {
-        const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
-        let buf = '';
+        const { readWatch } = await sandboxModule();
         try {
-          while (events.length < until) {
-            const { value, done } = await reader.read();
-            if (done) break;
-            buf += value;
-            for (let k; (k = buf.indexOf('\n')) >= 0 && events.length < until;) {
-              const line = buf.slice(0, k).trim();
-              buf = buf.slice(k + 1);
-              if (!line) continue;
-              const ev = JSON.parse(line);
-              remember(ev.object);
-              events.push({ ...ev, at: new Date() });
-            }
+          for await (const ev of readWatch(r)) {
+            remember(ev.object);
+            events.push({ ...ev, at: new Date() });
+            if (events.length >= until) break;
           }
           if (events.length >= until) ended = 'count';
         } catch (e) {
           ended = ctl.signal.aborted ? 'timeout' : 'error';
-        } finally {
-          reader.cancel().catch(() => {});
+          if (!ctl.signal.aborted) error = e.message;
         }
       }
     } catch (e) {
@@ -172,7 +164,7 @@ export class Run {
       clearTimeout(timer);
     }
     res.ms = performance.now() - t0;
-    return { res, events, ended };
+    return { res, events, ended, error };
   }
 }
 

@@ -6,6 +6,7 @@
 // "list again" follow-up that restarts from the current state.
 import { h } from './dom.js';
 import { withQuery, remember } from './api.js';
+import { sandboxModule } from './boot.js';
 import { eventEntry, noteEntry } from './timeline.js';
 
 const MAX_ENTRIES = 500;
@@ -74,7 +75,9 @@ class Watch {
         h('div.w-actions', this.state, this.toggle,
           h('button.small', { type: 'button', onclick: () => this.list.replaceChildren(), 'aria-label': 'clear events' }, 'Clear'),
           h('button.small', { type: 'button', onclick: () => this.close(), 'aria-label': `close watch ${path}` }, 'Close'))),
-      this.list);
+      this.list,
+      // shown while the timeline is empty (CSS), instead of a blank box
+      h('p.w-empty.muted.small', `no events yet: changes to ${path} will show here`));
   }
 
   setState(text, cls) {
@@ -114,38 +117,27 @@ class Watch {
         return;
       }
       this.setState('streaming', 'streaming');
-      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buf = '';
-      try {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buf += value;
-          for (let i; (i = buf.indexOf('\n')) >= 0;) {
-            const line = buf.slice(0, i).trim();
-            buf = buf.slice(i + 1);
-            if (!line) continue;
-            let ev;
-            try { ev = JSON.parse(line); } catch (e) { continue; }
-            if (ev.type === 'ERROR') {
-              const s = ev.object || {};
-              this.gone(s.code, s.message, s.reason);
-              reason = 'error';
-              return;
-            }
-            const v = ev.object && ev.object.metadata && ev.object.metadata.resourceVersion;
-            if (v) this.rv = v;
-            this.count++;
-            if (ev.type !== 'BOOKMARK') remember(ev.object);
-            this.push(eventEntry(ev));
-          }
+      const { readWatch } = await sandboxModule();
+      for await (const ev of readWatch(res)) {
+        if (ev.type === 'ERROR') {
+          const s = ev.object || {};
+          this.gone(s.code, s.message, s.reason);
+          reason = 'error';
+          return;
         }
-      } finally {
-        reader.cancel().catch(() => {});
+        const v = ev.object.metadata && ev.object.metadata.resourceVersion;
+        if (v) this.rv = v;
+        this.count++;
+        if (ev.type !== 'BOOKMARK') remember(ev.object);
+        this.push(eventEntry(ev));
       }
     } catch (e) {
       if (ctl.signal.aborted) { reason = 'stopped'; return; }
-      this.push(noteEntry('the stream failed: ' + (e.message || e), 'error'));
+      if (e.name === 'WatchError') this.gone(e.status, e.message, e.body && e.body.reason); // a line that is not an event
+      else {
+        this.push(noteEntry('the stream failed: ' + (e.message || e), 'error'));
+        this.setState('failed', 'error'); // not "streaming" over a dead stream: Resume is one click away
+      }
       reason = 'error';
     } finally {
       if (this.ctl === ctl) this.ctl = null;

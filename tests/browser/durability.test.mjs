@@ -155,6 +155,8 @@ test('export → reset → import brings the same objects back', async () => {
   const after = await api(p2, 'GET', '/api/v1/namespaces/team/configmaps/settings');
   assert.equal(after.status, 200);
   assert.deepEqual(after.body.data, before.body.data);
+  const [rvBefore, rvAfter] = [before, after].map((r) => Number(r.body.metadata.resourceVersion));
+  assert.ok(rvAfter > rvBefore, `resourceVersions go on after a reset and a restart: ${rvAfter} > ${rvBefore}`);
   const w = await api(p2, 'GET', '/apis/example.com/v1/namespaces/team/widgets/w');
   assert.equal(w.status, 200);
   assert.deepEqual(w.body.spec, { size: 3 });

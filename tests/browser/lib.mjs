@@ -2,9 +2,10 @@
 // server on a free loopback port, launch Debian's headless Chromium with a
 // fresh profile (service workers need a normal, persistent context).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
+import { join, dirname, extname, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -44,6 +45,31 @@ export async function startStatic({ web = join(bin, 'web') } = {}) {
     async requests() { return (await fetch(url + '/__static/requests')).json(); },
     stop() { child.kill('SIGTERM'); },
   };
+}
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.wasm': 'application/wasm', '.png': 'image/png' };
+
+/** startPlainStatic serves like a plain static host (no special headers:
+ *  no Service-Worker-Allowed) the playground at / and bin/web at /web/;
+ *  resolves {url, stop()}. */
+export async function startPlainStatic({ web = join(bin, 'web') } = {}) {
+  const roots = [['/web/', web], ['/', join(repo, 'playground')]];
+  const srv = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const [prefix, dir] = roots.find(([p]) => path.startsWith(p));
+    let file = normalize(join(dir, path.slice(prefix.length)));
+    try {
+      if (!file.startsWith(dir) || !existsSync(file)) throw new Error('not found');
+      if (statSync(file).isDirectory()) file = join(file, 'index.html');
+      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] || 'application/octet-stream' });
+      res.end(readFileSync(file));
+    } catch (e) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' });
+      res.end('404 not found');
+    }
+  });
+  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${srv.address().port}`, stop: () => srv.close() };
 }
 
 /** launch starts Chromium with a fresh user-data dir; close() removes it. */

@@ -1,14 +1,15 @@
-// Unit tests of the playground's pure modules (no browser): the YAML
-// reader/writer, managedFields ownership and conflict explanations, the
+// Unit tests of the playground's pure modules (no browser): YAML (the
+// `yaml` package through playground/js/yaml.js: make playground-build
+// first), managedFields ownership and conflict explanations, the
 // curl/kubectl renderings, paths, the line diff and scenario variables.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { repo } from './lib.mjs';
-import { parse, stringify, YAMLError } from '../../playground/js/yaml.js';
+import { parse, parseAll, documents, stringify, lines, YAMLError } from '../../playground/js/yaml.js';
 import { ownership, ownersOf, parseFieldPath, lookup, explainConflicts, pathKey } from '../../playground/js/fields.js';
-import { toCurl, toKubectl, parsePath, buildPath, withQuery, bodyText, splitWarnings } from '../../playground/js/api.js';
+import { toCurl, toKubectl, parsePath, buildPath, withQuery, bodyText, splitWarnings, watchRequest, objectPath } from '../../playground/js/api.js';
 import { diffLines } from '../../playground/js/diff.js';
 import { fill, get, check } from '../../playground/js/scenario.js';
 
@@ -63,14 +64,34 @@ data:
 
 test('yaml: errors name the line', () => {
   for (const [src, msg] of [
-    ['a: 1\na: 2\n', /line 2: duplicate key "a"/],
-    ['a:\n  b: 1\n c: 2\n', /line 3/],
-    ['a: [1, 2\n', /unterminated flow collection/],
-    ['a: 1\n---\nb: 2\n', /more than one document/],
-    ['a: *ref\n', /anchors, aliases and tags/],
+    ['a: 1\na: 2\n', /^line 2: Map keys must be unique$/],
+    ['a:\n  b: 1\n c: 2\n', /^line 3: /],
+    ['a: [1, 2\n', /^line 2: Flow sequence in block collection must be sufficiently indented and end with a \]$/],
+    ['a: 1\n---\nb: 2\n', /^line 2: Source contains multiple documents/],
   ]) {
     assert.throws(() => parse(src), (e) => e instanceof YAMLError && msg.test(e.message), src);
   }
+});
+
+test('yaml: anchors, aliases and several documents, as people paste manifests', () => {
+  assert.deepEqual(parse('base: &b {app: web}\nlabels: *b\nmerged:\n  <<: *b\n  tier: db\n'),
+    { base: { app: 'web' }, labels: { app: 'web' }, merged: { app: 'web', tier: 'db' } });
+  const stream = '# two objects\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n# nothing here\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: b\n';
+  assert.deepEqual(parseAll(stream).map((o) => `${o.kind}/${o.metadata.name}`), ['ConfigMap/a', 'Secret/b']);
+  assert.deepEqual(documents(stream), ['apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n', 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: b\n']);
+  // YAML 1.1, as Kubernetes reads it: yes/on/n are booleans, so such strings are written quoted
+  assert.deepEqual(parse('a: yes\nb: "yes"\n'), { a: true, b: 'yes' });
+  assert.equal(stringify({ a: 'yes', n: 'on' }), 'a: "yes"\n"n": "on"\n');
+});
+
+test('yaml: lines give each line the path of the value it shows', () => {
+  const got = lines({ metadata: { name: 'x', labels: { a: 'b' } }, data: { s: 'l1\nl2\n' }, list: ['a', { b: 1, c: [1] }] })
+    .map((l) => `${JSON.stringify(l.path)} ${l.text}`);
+  assert.deepEqual(got, [
+    '["metadata"] metadata:', '["metadata","name"]   name: x', '["metadata","labels"]   labels:', '["metadata","labels","a"]     a: b',
+    '["data"] data:', '["data","s"]   s: |', '["data","s"]     l1', '["data","s"]     l2',
+    '["list"] list:', '["list",0] - a', '["list",1,"b"] - b: 1', '["list",1,"c"]   c:', '["list",1,"c",0]   - 1',
+  ]);
 });
 
 test('yaml: random values survive a round trip', () => {
@@ -148,6 +169,43 @@ test('api: paths, queries, Warning headers', () => {
   assert.equal(bodyText('a: 1\n', 'application/merge-patch+json'), '{"a":1}');
   assert.equal(bodyText('a: 1\n', 'application/apply-patch+yaml'), 'a: 1\n');
   assert.deepEqual(splitWarnings('299 - "unknown field \\"a\\"", 299 - "b, c"'), ['unknown field "a"', 'b, c']);
+});
+
+test('api: a watch is recognised as the API server reads the request', async (t) => {
+  const cases = [
+    { name: '?watch=1 typed into the path', req: { path: '/api/v1/namespaces/x/pods?watch=1&limit=5' }, want: { path: '/api/v1/namespaces/x/pods', query: { limit: '5' } } },
+    { name: '?watch without a value', req: { path: '/api/v1/pods?watch' }, want: { path: '/api/v1/pods', query: {} } },
+    { name: '?watch=True', req: { path: '/api/v1/pods?watch=True' }, want: { path: '/api/v1/pods', query: {} } },
+    { name: 'the watch box', req: { path: '/api/v1/pods', query: { watch: 'true', labelSelector: 'a=b' } }, want: { path: '/api/v1/pods', query: { labelSelector: 'a=b' } } },
+    { name: 'the legacy /watch/ path', req: { path: '/apis/apps/v1/watch/namespaces/x/deployments' }, want: { path: '/apis/apps/v1/watch/namespaces/x/deployments', query: {} } },
+    { name: '?watch=false', req: { path: '/api/v1/pods?watch=false' }, want: null },
+    { name: '?watch=0', req: { path: '/api/v1/pods?watch=0' }, want: null },
+    { name: 'no watch', req: { path: '/api/v1/pods?limit=1' }, want: null },
+    { name: 'a POST', req: { method: 'POST', path: '/api/v1/pods?watch=1' }, want: null },
+    { name: 'a namespace called watch', req: { path: '/api/v1/namespaces/watch/pods' }, want: null },
+  ];
+  for (const c of cases) await t.test(c.name, () => assert.deepEqual(watchRequest(c.req), c.want));
+});
+
+test('api: each object of a multi-document body goes to its own resource, as kubectl routes a manifest', async (t) => {
+  const rs = [
+    { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true },
+    { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', namespaced: true },
+    { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false },
+    { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true },
+  ];
+  const typed = '/api/v1/namespaces/team/configmaps';
+  const cases = [
+    { name: 'a Secret POSTed from a configmaps path: its collection, the typed namespace', obj: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } }, req: { method: 'POST', path: typed }, want: { path: '/api/v1/namespaces/team/secrets' } },
+    { name: 'its own namespace wins', obj: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'web' } }, req: { method: 'POST', path: typed }, want: { path: '/apis/apps/v1/namespaces/web/deployments' } },
+    { name: 'cluster-scoped', obj: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n' } }, req: { method: 'POST', path: typed }, want: { path: '/api/v1/namespaces' } },
+    { name: 'PATCH (apply) goes to the object', obj: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }, req: { method: 'PATCH', path: '/api/v1/namespaces/team/configmaps/other' }, want: { path: '/api/v1/namespaces/team/configmaps/c' } },
+    { name: 'no namespace anywhere: default', obj: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }, req: { method: 'PUT', path: '/api/v1/namespaces' }, want: { path: '/api/v1/namespaces/default/configmaps/c' } },
+    { name: 'a patch document (no kind) goes to the typed path', obj: { data: { a: '1' } }, req: { method: 'PATCH', path: typed + '/x' }, want: { path: typed + '/x' } },
+    { name: 'a kind the server does not serve', obj: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } }, req: { method: 'POST', path: typed }, want: { error: 'the server does not serve Widget in example.com/v1' } },
+    { name: 'PATCH without a name', obj: { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} }, req: { method: 'PATCH', path: typed }, want: { error: 'ConfigMap without metadata.name: PATCH needs one' } },
+  ];
+  for (const c of cases) await t.test(c.name, () => assert.deepEqual(objectPath(c.obj, c.req, rs), c.want));
 });
 
 test('api: copy as curl and as kubectl', () => {

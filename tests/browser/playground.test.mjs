@@ -195,7 +195,9 @@ test('console: a POST with Warning headers, copy as curl and kubectl, an apply c
   assert.match(await page.textContent('pre.cmd'), /^kubectl apply --server-side -n default --field-manager=ops -f - <<'EOF'\n/);
   await page.click('.response-pane button.force');
   await page.waitForSelector('.response-pane .status[data-status="200"]');
-  assert.equal(await page.isChecked('#c-q-force'), true);
+  assert.match(await page.textContent('.response-pane .status-line'), /force=true/, 'that request was forced');
+  assert.equal(await page.isChecked('#c-q-force'), false, 'the next one is not');
+  await page.check('#c-q-force');
   await page.click('#c-kubectl');
   assert.match(await page.textContent('pre.cmd'), /--force-conflicts/);
   // path completion from discovery
@@ -397,16 +399,13 @@ test('reset, export as YAML and import, when web/sandbox.js offers them', async 
   await page.close();
 });
 
-// Offline after the first visit, when web/sw.js stores pages (it does since
-// its offline support): a page's first load happens before the service
-// worker controls it, so the worker stores the page and what it references
+// Offline after the first visit (web/sw-cache.js stores pages): a page's
+// first load happens before the service worker controls it, so the worker stores the page and what it references
 // (static imports, import('literal'), href/src) when the page hands it a port.
-test('offline after the first visit: the playground and the docs page still load and run', async (t) => {
+test('offline after the first visit: the playground and the docs page still load and run', async () => {
   const own = await startStatic();
   const b = await launch();
   try {
-    const sw = await (await fetch(own.url + '/web/sw.js')).text();
-    if (!sw.includes('caches.open')) { t.skip('web/sw.js does not cache pages yet'); return; }
     const page = await b.context.newPage();
     page.setDefaultTimeout(WAIT);
     await page.goto(own.url + '/#scenarios');
@@ -415,7 +414,7 @@ test('offline after the first visit: the playground and the docs page still load
     docs.setDefaultTimeout(WAIT);
     await docs.goto(own.url + '/docs-example.html');
     await docs.waitForFunction(() => [...document.querySelectorAll('kube-example')].every((e) => e.dataset.state === 'ready'), null, { timeout: 2 * WAIT });
-    const need = ['/', '/js/app.js', '/js/scenario-view.js', '/vendor/codemirror.js', '/css/playground.css', '/scenarios/index.json', '/scenarios/dry-run.json',
+    const need = ['/', '/js/app.js', '/js/scenario-view.js', '/vendor/codemirror.js', '/vendor/yaml.js', '/css/playground.css', '/scenarios/index.json', '/scenarios/dry-run.json',
       '/docs-example.html', '/js/kube-example.js', '/scenarios/apply-conflict.json', '/scenarios/list-then-watch.json'];
     await page.waitForFunction(async (need) => {
       const urls = [];

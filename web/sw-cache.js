@@ -1,0 +1,146 @@
+// kubesandbox offline cache, for the service worker (web/sw.js loads it
+// with importScripts, so it is stored and updated with the worker itself).
+// The router calls it for everything that is not an API path:
+//
+//   importScripts('sw-cache.js');
+//   const offline = kubesandboxOfflineCache({ isAPI: (path) => … });
+//   install: e.waitUntil(offline.install())    activate: offline.activate()
+//   a page handed a port: e.waitUntil(offline.warm([pageURL]))
+//   fetch: offline.fetch(e) answers it (e.respondWith) or leaves it alone
+//
+// The runtime (ASSETS, next to sw.js) is stored on install, as a unit, in
+// a cache named after its build (kubesandbox.wasm.sha256), e.g.
+// "kubesandbox-v1-runtime-5b8cf8fe188ef433"; the first SharedWorker starts
+// before the service worker controls anything, so it cannot be cached on
+// the way. Every other same-origin GET under the scope that is not an API
+// path (pages, css, scripts) is stale-while-revalidate in
+// "kubesandbox-v1-pages". Each start of the runtime checks the build in
+// the background: a new build is downloaded whole, then replaces the old
+// cache — the next load runs it. API requests are never cached (the
+// router never hands them here).
+'use strict';
+
+function kubesandboxOfflineCache({ isAPI }) {
+  const CACHE_PREFIX = 'kubesandbox-v1-'; // bump when the cache layout changes
+  const PAGES = CACHE_PREFIX + 'pages';
+  const RUNTIME = CACHE_PREFIX + 'runtime-';
+  const ASSETS = ['worker.js', 'wasm_exec.js', 'kubesandbox.wasm', 'sandbox.js'].map((f) => new URL(f, self.location.href).href);
+  const SUM = new URL('kubesandbox.wasm.sha256', self.location.href).href;
+  let runtimeName = null; // the current runtime cache
+  let refreshing = null;
+  let refreshedAt = 0;
+
+  // onFetch answers a non-API request from the caches (runtime assets,
+  // pages) when it is a plain GET under the scope; else the browser's.
+  function onFetch(e) {
+    const r = e.request;
+    if (r.method !== 'GET' || r.headers.has('Range') || !r.url.startsWith(self.registration.scope)) return;
+    const url = new URL(r.url);
+    if (url.origin !== self.location.origin) return;
+    url.search = '';
+    if (ASSETS.includes(url.href)) e.respondWith(runtimeAsset(e, url.href));
+    else if (url.href !== SUM) e.respondWith(staleWhileRevalidate(e));
+  }
+
+  // activate drops the caches of older layouts.
+  async function activate() {
+    for (const k of await caches.keys()) {
+      if (k.startsWith('kubesandbox-') && !k.startsWith(CACHE_PREFIX)) await caches.delete(k);
+    }
+  }
+
+  return {
+    install: () => refreshRuntime().catch(() => {}), // offline or a broken build: the router still works
+    activate,
+    warm: (urls) => warm(urls).catch(() => {}),
+    fetch: onFetch,
+  };
+
+  function cacheable(href) {
+    const u = new URL(href);
+    const path = u.pathname;
+    u.search = '';
+    return href.startsWith(self.registration.scope) && !ASSETS.includes(u.href) && u.href !== SUM && !isAPI(path);
+  }
+
+  // warm stores pages not yet in the pages cache and, transitively, the
+  // same-origin files they name: src="…" / href="…" in HTML and CSS url(…),
+  // import … from '…' / import('…') in scripts (at most 200 files). E.g.
+  // / → css/playground.css, js/app.js → js/dom.js, ….
+  async function warm(urls) {
+    const cache = await caches.open(PAGES);
+    const seen = new Set();
+    const queue = urls.filter(cacheable);
+    while (queue.length && seen.size < 200) {
+      const href = queue.shift();
+      if (seen.has(href) || await cache.match(href, { ignoreVary: true })) continue;
+      seen.add(href);
+      const res = await fetch(href, { cache: 'no-cache' }).catch(() => null);
+      if (!res || !res.ok || res.redirected) continue;
+      const type = res.headers.get('Content-Type') || '';
+      const text = /html|javascript|css/.test(type) ? await res.clone().text() : '';
+      await cache.put(href, res);
+      const refs = /(?:src|href)\s*=\s*["']([^"'#]+)|url\(\s*["']?([^"')#]+)|(?:\bfrom|\bimport\s*\(?)\s*["']([^"']+)["']/g;
+      for (const m of text.matchAll(refs)) {
+        const ref = m[1] || m[2] || m[3];
+        let u;
+        try { u = new URL(ref, href); } catch (err) { continue; }
+        u.hash = '';
+        if (u.origin === self.location.origin && cacheable(u.href)) queue.push(u.href);
+      }
+    }
+  }
+
+  // runtimeAsset answers worker.js?… (any query), wasm_exec.js, … from the
+  // current runtime cache, and checks for a new build in the background.
+  async function runtimeAsset(e, key) {
+    if (Date.now() - refreshedAt > 10000) e.waitUntil(refreshRuntime().catch(() => {}));
+    if (!runtimeName) runtimeName = (await caches.keys()).filter((k) => k.startsWith(RUNTIME)).pop() || null;
+    const hit = runtimeName && await (await caches.open(runtimeName)).match(key, { ignoreVary: true });
+    if (!hit) return fetch(e.request);
+    // The wasm is answered as stored: the Response keeps its URL, which is
+    // what Chromium keys its compiled-code cache on (a revisit then skips
+    // most of the compile). Scripts get a fresh Response without a URL, so a
+    // worker keeps its own (worker.js?snapshotEvery=…).
+    if (key.endsWith('.wasm')) return hit;
+    return new Response(hit.body, { status: hit.status, statusText: hit.statusText, headers: hit.headers });
+  }
+
+  // refreshRuntime stores the runtime of the served build: only the scripts
+  // when the build is the cached one, else all ASSETS, in a new cache that
+  // then replaces the others (so the wasm and wasm_exec.js always match).
+  function refreshRuntime() {
+    refreshedAt = Date.now();
+    refreshing = refreshing || (async () => {
+      const sum = await fetch(SUM, { cache: 'no-cache' });
+      const build = sum.ok ? (await sum.text()).trim().slice(0, 16) : 'unversioned';
+      const name = RUNTIME + build;
+      const same = build !== 'unversioned' && await caches.has(name) &&
+        (await (await caches.open(name)).keys()).length === ASSETS.length;
+      const want = same ? ASSETS.filter((u) => !u.endsWith('.wasm')) : ASSETS;
+      const got = await Promise.all(want.map(async (u) => {
+        const res = await fetch(u, { cache: 'no-cache' });
+        if (!res.ok || res.redirected) throw new Error(u + ': HTTP ' + res.status);
+        return res;
+      }));
+      const cache = await caches.open(name);
+      await Promise.all(want.map((u, i) => cache.put(u, got[i])));
+      runtimeName = name;
+      for (const k of await caches.keys()) if (k.startsWith(RUNTIME) && k !== name) await caches.delete(k);
+    })().finally(() => { refreshing = null; });
+    return refreshing;
+  }
+
+  // staleWhileRevalidate answers from the pages cache when it can, and
+  // stores the network's answer for the next time.
+  async function staleWhileRevalidate(e) {
+    const cache = await caches.open(PAGES);
+    const hit = await cache.match(e.request, { ignoreVary: true });
+    const net = fetch(e.request).then((res) => {
+      if (res.ok && res.type === 'basic' && !res.redirected) e.waitUntil(cache.put(e.request, res.clone()).catch(() => {}));
+      return res;
+    });
+    e.waitUntil(net.catch(() => {}));
+    return hit || net;
+  }
+}
