@@ -7,8 +7,8 @@ import "strings"
 // the generated SetObjectDefaults_Pod that walks the nested types.
 //
 // Defaults for pod templates (deployments, jobs, ...) are the PodSpec ones
-// only: SetDefaults_Pod (enableServiceLinks, requests from limits, resize
-// policy, host ports) runs for Pod objects alone, as in the real server.
+// only: SetDefaults_Pod (enableServiceLinks, requests from limits,
+// host ports) runs for Pod objects alone, as in the real server.
 
 // defaultPod is the Hooks.Default of pods.
 //
@@ -26,7 +26,6 @@ func defaultPod(obj map[string]any) {
 	defaultPodSpec(spec)
 	for _, c := range items(spec, "containers") {
 		requestsFromLimits(c)
-		defaultResizePolicy(c)
 	}
 	for _, c := range items(spec, "initContainers") {
 		requestsFromLimits(c)
@@ -62,31 +61,6 @@ func requestsFromLimits(c map[string]any) {
 		if _, ok := req[k]; !ok {
 			req[k] = v
 		}
-	}
-}
-
-// defaultResizePolicy adds resizePolicy NotRequired for cpu and memory
-// requests (InPlacePodVerticalScaling, on by default).
-func defaultResizePolicy(c map[string]any) {
-	req := child(child(c, "resources"), "requests")
-	if req == nil {
-		return
-	}
-	have := map[string]bool{}
-	for _, p := range items(c, "resizePolicy") {
-		have[str(p, "resourceName")] = true
-	}
-	list, _ := c["resizePolicy"].([]any)
-	if c["resizePolicy"] != nil && list == nil {
-		return // not a list: leave it to validation
-	}
-	for _, name := range []string{"cpu", "memory"} {
-		if _, ok := req[name]; ok && !have[name] {
-			list = append(list, map[string]any{"resourceName": name, "restartPolicy": "NotRequired"})
-		}
-	}
-	if list != nil {
-		c["resizePolicy"] = list
 	}
 }
 

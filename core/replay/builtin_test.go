@@ -1,0 +1,101 @@
+package replay
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kubesandbox/kubesandbox/core/apiserver"
+	"github.com/kubesandbox/kubesandbox/core/controllers"
+)
+
+// builtinDir holds the project's own transcripts: built-in kinds recorded
+// from the full control plane of ../shared/oracle (kube-apiserver +
+// kube-controller-manager, no scheduler, kubelet or Nodes); their scenarios
+// are in tests/conformance/scenarios (see tests/conformance/README.md).
+const builtinDir = "../../tests/conformance/transcripts"
+
+// minBuiltinPass is the number of compared steps of builtinDir that must
+// pass; raise it as the built-in kinds grow closer to kube-apiserver's.
+const minBuiltinPass = 16
+
+// TestBuiltinTranscripts replays every transcript of builtinDir against a
+// fresh in-process server in the shape of the recording control plane:
+// controllers on, no Nodes (make serve NODES=0), so Pods stay Pending. It
+// reports "name: passed/compared" per transcript (REPLAY_VERBOSE=1: whole
+// diffs) and fails below minBuiltinPass.
+func TestBuiltinTranscripts(t *testing.T) {
+	ts, err := Load(builtinDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	maxLines := 40
+	if os.Getenv("REPLAY_VERBOSE") == "1" {
+		maxLines = 0
+	}
+	var mu sync.Mutex
+	passed, compared := 0, 0
+	lines := map[string]string{}
+	t.Run("transcripts", func(t *testing.T) {
+		for i := range ts {
+			tr := ts[i]
+			t.Run(tr.Scenario, func(t *testing.T) {
+				t.Parallel()
+				res := replayNoNodes(tr)
+				p, c := res.Counts()
+				mu.Lock()
+				passed += p
+				compared += c
+				lines[tr.Scenario] = fmt.Sprintf("%s: %d/%d", tr.Scenario, p, c)
+				mu.Unlock()
+				t.Log("\n" + res.Report(maxLines))
+			})
+		}
+	})
+	names := make([]string, 0, len(lines))
+	for n := range lines {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		t.Log(lines[n])
+	}
+	summary := fmt.Sprintf("built-in transcripts (tests/conformance): %d/%d steps pass", passed, CompareCount(ts))
+	t.Log(summary)
+	fmt.Println(summary)
+	if compared != CompareCount(ts) {
+		t.Errorf("compared %d steps, transcripts hold %d", compared, CompareCount(ts))
+	}
+	if passed < minBuiltinPass {
+		t.Errorf("%d steps pass, below minBuiltinPass %d", passed, minBuiltinPass)
+	}
+}
+
+// replayNoNodes runs one transcript against its own server with the
+// in-process controllers and no Nodes.
+func replayNoNodes(tr Transcript) Result {
+	api := apiserver.New(apiserver.Options{
+		Controllers: controllers.StarterWith(controllers.Options{Nodes: 0}),
+	})
+	defer api.Close()
+	srv := httptest.NewServer(api)
+	client := NewClient()
+	res := RunWith(srv.URL, tr, client, Options{MaxWait: waitCap})
+	client.CloseIdleConnections()
+	done := make(chan struct{})
+	go func() {
+		srv.CloseClientConnections()
+		srv.Close()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		res.Err = "server did not shut down within 5s (a handler ignores request cancellation?)"
+	}
+	return res
+}
