@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,8 +46,9 @@ var builtinCells = map[string]cellFunc{
 	"Event/Last Seen":        func(o object, now time.Time) any { return sinceCell(o["lastTimestamp"], now) },
 	"Event/First Seen":       func(o object, now time.Time) any { return sinceCell(o["firstTimestamp"], now) },
 	"Event/Object":           eventObject,
-	"Event/Source":           func(o object, _ time.Time) any { return str(mapOf(o["source"]), "component") },
-	"Event/Count":            func(o object, _ time.Time) any { n, _ := int64Of(o["count"]); return n },
+	"Event/Source":           eventSource,
+	"Event/Subobject":        func(o object, _ time.Time) any { return str(mapOf(o["involvedObject"]), "fieldPath") },
+	"Event/Count":            eventCount,
 }
 
 // builtinCell computes one cell of a built-in's Table row.
@@ -189,17 +191,34 @@ func podStatus(o object, _ time.Time) any {
 	return "Unknown"
 }
 
-func podRestarts(o object, _ time.Time) any {
+// podRestarts is printPod's Restarts text: the containers' restartCount
+// summed, "N (AGE ago)" after the latest lastState.terminated.finishedAt.
+func podRestarts(o object, now time.Time) any {
 	statuses, _ := nestedOr(o, "status", "containerStatuses").([]any)
 	var n int64
+	var last time.Time
 	for _, s := range statuses {
 		c, _ := int64Of(mapOf(s)["restartCount"])
 		n += c
+		fin := str(mapOf(nestedOr(mapOf(s), "lastState", "terminated")), "finishedAt")
+		if t, err := time.Parse(time.RFC3339, fin); err == nil && t.After(last) {
+			last = t
+		}
 	}
-	return n
+	if n != 0 && !last.IsZero() {
+		return strconv.FormatInt(n, 10) + " (" + humanDuration(now.Sub(last)) + " ago)"
+	}
+	return strconv.FormatInt(n, 10)
 }
 
 func serviceExternalIP(o object, _ time.Time) any {
+	switch str(mapOf(o["spec"]), "type") {
+	case "ExternalName":
+		return str(mapOf(o["spec"]), "externalName")
+	case "", "ClusterIP", "NodePort", "LoadBalancer":
+	default:
+		return "<unknown>"
+	}
 	ips := stringSlice(nestedOr(o, "spec", "externalIPs"))
 	for _, in := range asList(nestedOr(o, "status", "loadBalancer", "ingress")) {
 		if ip := str(mapOf(in), "ip"); ip != "" {
@@ -266,4 +285,34 @@ func jobCompletions(o object, _ time.Time) any {
 func eventObject(o object, _ time.Time) any {
 	io := mapOf(o["involvedObject"])
 	return strings.ToLower(str(io, "kind")) + "/" + str(io, "name")
+}
+
+// eventSource is formatEventSource: "component, host", each falling back
+// to reportingController / reportingInstance, host left out when empty.
+func eventSource(o object, _ time.Time) any {
+	src := mapOf(o["source"])
+	first := func(a, b string) string {
+		if a != "" {
+			return a
+		}
+		return b
+	}
+	comp := first(str(src, "component"), str(o, "reportingController"))
+	host := first(str(src, "host"), str(o, "reportingInstance"))
+	if host == "" {
+		return comp
+	}
+	return comp + ", " + host
+}
+
+// eventCount: series.count, else count, and 1 for a singleton event of the
+// events.k8s.io API (count 0).
+func eventCount(o object, _ time.Time) any {
+	if n, ok := int64Of(mapOf(o["series"])["count"]); ok {
+		return n
+	}
+	if n, _ := int64Of(o["count"]); n != 0 {
+		return n
+	}
+	return int64(1)
 }

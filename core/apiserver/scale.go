@@ -21,7 +21,8 @@ func scaleOf(res *resource.Resource, obj object) object {
 		}
 	}
 	spec := map[string]any{}
-	if v, ok := nested(obj, jsonPathFields(res.Scale.SpecReplicasPath)...); ok {
+	// ScaleSpec.replicas is omitempty: a Scale of 0 replicas has spec {}
+	if v, ok := nested(obj, jsonPathFields(res.Scale.SpecReplicasPath)...); ok && !isZeroNumber(v) {
 		spec["replicas"] = v
 	}
 	status := map[string]any{"replicas": int64(0)}
@@ -29,7 +30,13 @@ func scaleOf(res *resource.Resource, obj object) object {
 		status["replicas"] = v
 	}
 	if res.Scale.LabelSelectorPath != "" {
-		if v, ok := nested(obj, jsonPathFields(res.Scale.LabelSelectorPath)...); ok {
+		v, ok := nested(obj, jsonPathFields(res.Scale.LabelSelectorPath)...)
+		if !ok && !res.CRD {
+			// the built-in registries print spec.selector
+			// (LabelSelectorAsSelector(spec.selector).String())
+			v, ok = nested(obj, "spec", "selector")
+		}
+		if ok {
 			if s, ok := v.(string); ok {
 				status["selector"] = s
 			} else if sel, ok := v.(map[string]any); ok {
@@ -174,4 +181,9 @@ func dropScaleEntryTimes(obj object) {
 			delete(m, "time")
 		}
 	}
+}
+
+func isZeroNumber(v any) bool {
+	n, ok := int64Of(v)
+	return ok && n == 0
 }
