@@ -1,5 +1,7 @@
 package builtin
 
+import "encoding/base64"
+
 // Defaults and create-time preparation of the core/v1 kinds other than
 // pods' specs: ports of pkg/apis/core/v1/defaults.go and of the registry
 // strategies (pkg/registry/core/*/strategy.go) and admission plugins a
@@ -177,8 +179,34 @@ func defaultService(obj map[string]any) {
 }
 
 // defaultSecret: SetDefaults_Secret.
+//
+// stringData is folded into data (base64, stringData winning) as the v1 →
+// internal conversion does when the request is decoded, so the stored
+// object, its managedFields (f:data) and the answer never hold stringData.
 func defaultSecret(obj map[string]any) {
 	setStr(obj, "type", "Opaque")
+	sd, ok := obj["stringData"].(map[string]any)
+	if !ok {
+		return
+	}
+	data, isMap := obj["data"].(map[string]any)
+	if !isMap {
+		if obj["data"] != nil {
+			return // not an object: left to validation
+		}
+		data = map[string]any{}
+	}
+	for k, v := range sd {
+		s, isStr := v.(string)
+		if !isStr {
+			return // left to validation
+		}
+		data[k] = base64.StdEncoding.EncodeToString([]byte(s))
+	}
+	if len(data) > 0 {
+		obj["data"] = data
+	}
+	delete(obj, "stringData")
 }
 
 // defaultConfigMap has nothing to default; kept as a hook so every

@@ -65,6 +65,8 @@ func defaultStatefulSet(obj map[string]any) {
 		if str(us, "type") == "RollingUpdate" {
 			if ru := child(us, "rollingUpdate"); ru != nil {
 				setPtr(ru, "partition", int64(0))
+				// MaxUnavailableStatefulSet (beta, on by default in v1.37)
+				setPtr(ru, "maxUnavailable", int64(1))
 			}
 		}
 	}

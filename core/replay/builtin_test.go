@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"regexp"
 	"sort"
 	"sync"
 	"testing"
@@ -21,7 +22,21 @@ const builtinDir = "../../tests/conformance/transcripts"
 
 // minBuiltinPass is the number of compared steps of builtinDir that must
 // pass; raise it as the built-in kinds grow closer to kube-apiserver's.
-const minBuiltinPass = 16
+const minBuiltinPass = 19
+
+// minBuiltinLoose is the number of compared steps that must pass when the
+// RV/UID/CONT label numbers are not compared. An object created where the
+// real server answered 422 takes a label number, which shifts every later
+// label of the transcript: the strict count hides what the later steps get
+// right, the loose one does not.
+const minBuiltinLoose = 38
+
+var labelNumber = regexp.MustCompile(`\b(RV|UID|CONT)[0-9]+\b`)
+
+// loosePass compares a step's rendered responses without label numbers.
+func loosePass(s StepResult) bool {
+	return s.Compared && (s.Pass || labelNumber.ReplaceAllString(s.Expected, "$1") == labelNumber.ReplaceAllString(s.Got, "$1"))
+}
 
 // TestBuiltinTranscripts replays every transcript of builtinDir against a
 // fresh in-process server in the shape of the recording control plane:
@@ -38,7 +53,7 @@ func TestBuiltinTranscripts(t *testing.T) {
 		maxLines = 0
 	}
 	var mu sync.Mutex
-	passed, compared := 0, 0
+	passed, compared, loose := 0, 0, 0
 	lines := map[string]string{}
 	t.Run("transcripts", func(t *testing.T) {
 		for i := range ts {
@@ -47,10 +62,17 @@ func TestBuiltinTranscripts(t *testing.T) {
 				t.Parallel()
 				res := replayNoNodes(tr)
 				p, c := res.Counts()
+				l := 0
+				for _, st := range res.Steps {
+					if loosePass(st) {
+						l++
+					}
+				}
 				mu.Lock()
 				passed += p
 				compared += c
-				lines[tr.Scenario] = fmt.Sprintf("%s: %d/%d", tr.Scenario, p, c)
+				loose += l
+				lines[tr.Scenario] = fmt.Sprintf("%s: %d/%d (without label numbers: %d)", tr.Scenario, p, c, l)
 				mu.Unlock()
 				t.Log("\n" + res.Report(maxLines))
 			})
@@ -64,7 +86,7 @@ func TestBuiltinTranscripts(t *testing.T) {
 	for _, n := range names {
 		t.Log(lines[n])
 	}
-	summary := fmt.Sprintf("built-in transcripts (tests/conformance): %d/%d steps pass", passed, CompareCount(ts))
+	summary := fmt.Sprintf("built-in transcripts (tests/conformance): %d/%d steps pass (without label numbers: %d)", passed, CompareCount(ts), loose)
 	t.Log(summary)
 	fmt.Println(summary)
 	if compared != CompareCount(ts) {
@@ -72,6 +94,9 @@ func TestBuiltinTranscripts(t *testing.T) {
 	}
 	if passed < minBuiltinPass {
 		t.Errorf("%d steps pass, below minBuiltinPass %d", passed, minBuiltinPass)
+	}
+	if loose < minBuiltinLoose {
+		t.Errorf("%d steps pass without label numbers, below minBuiltinLoose %d", loose, minBuiltinLoose)
 	}
 }
 
