@@ -148,7 +148,7 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			col("Selector", "string", 1, doc("apps/v1.DaemonSetSpec.selector"), ""),
 		},
-		Hooks: resource.Hooks{Default: defaultDaemonSet},
+		Hooks: resource.Hooks{Default: defaultDaemonSet, PrepareCreate: prepareDaemonSetCreate, PrepareUpdate: prepareDaemonSetUpdate},
 	}},
 	{def: "io.k8s.api.apps.v1.Deployment", res: resource.Resource{
 		Group: "apps", Version: "v1", Resource: "deployments", Singular: "deployment", Kind: "Deployment", ListKind: "DeploymentList",
@@ -219,7 +219,7 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			col("Selector", "string", 1, doc("batch/v1.JobSpec.selector"), ""),
 		},
-		Hooks: resource.Hooks{Default: defaultJob},
+		Hooks: resource.Hooks{Default: defaultJob, PrepareCreate: prepareJobCreate},
 	}},
 
 	// apiextensions.k8s.io/v1: served with the default table convertor.

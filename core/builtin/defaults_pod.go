@@ -67,6 +67,12 @@ func requestsFromLimits(c map[string]any) {
 // defaultPodSpec applies SetDefaults_PodSpec and the defaults of every
 // type nested in a PodSpec.
 func defaultPodSpec(spec map[string]any) {
+	dropEmptyLists(spec, "containers")
+	for _, key := range []string{"containers", "initContainers", "ephemeralContainers"} {
+		for _, c := range items(spec, key) {
+			dropEmptyLists(c)
+		}
+	}
 	setStr(spec, "dnsPolicy", "ClusterFirst")
 	setStr(spec, "restartPolicy", "Always")
 	setPtr(spec, "securityContext", map[string]any{})
@@ -263,4 +269,22 @@ func lastPath(name string) string {
 		}
 	}
 	return name
+}
+
+// dropEmptyLists removes the empty lists of m but those of keep: a typed
+// round trip writes nothing for an empty omitempty slice (every list of a
+// PodSpec and a Container but spec.containers), so `volumes: []`, or the
+// list a strategic merge patch's $patch: delete emptied, is not stored.
+func dropEmptyLists(m map[string]any, keep ...string) {
+	for k, v := range m {
+		if l, ok := v.([]any); ok && len(l) == 0 {
+			kept := false
+			for _, x := range keep {
+				kept = kept || x == k
+			}
+			if !kept {
+				delete(m, k)
+			}
+		}
+	}
 }

@@ -148,7 +148,7 @@ func TestDefaultWorkloads(t *testing.T) {
 			  "persistentVolumeClaimRetentionPolicy":{"whenDeleted":"Retain","whenScaled":"Retain"},
 			  "volumeClaimTemplates":[{"metadata":{"name":"w"},"spec":{"volumeMode":"Filesystem"},"status":{"phase":"Pending"}}],` + tmplOut + `}}`},
 		{"daemonset", defaultDaemonSet, `{"spec":{` + tmplIn + `}}`,
-			`{"spec":{"revisionHistoryLimit":10,"updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":1,"maxSurge":0}},` + tmplOut + `}}`},
+			`{"metadata":{"annotations":{"deprecated.daemonset.template.generation":"0"}},"spec":{"revisionHistoryLimit":10,"updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":1,"maxSurge":0}},` + tmplOut + `}}`},
 		{"job", defaultJob, `{"metadata":{"name":"j"},"spec":{` + tmplIn + `}}`,
 			`{"metadata":{"name":"j","labels":{"a":"b"}},"spec":{"completions":1,"parallelism":1,"backoffLimit":6,"completionMode":"NonIndexed",
 			  "suspend":false,"manualSelector":false,"podReplacementPolicy":"TerminatingOrFailed",` + tmplOut + `}}`},
@@ -199,5 +199,57 @@ func TestPrepareNamespaceUpdate(t *testing.T) {
 	want := map[string]any{"spec": map[string]any{"finalizers": []any{"kubernetes"}}, "status": map[string]any{"phase": "Active"}}
 	if !reflect.DeepEqual(obj, want) {
 		t.Errorf("got %v", obj)
+	}
+}
+
+func TestPrepareJobCreate(t *testing.T) {
+	runHookCases(t, []hookCase{
+		{"generated selector and labels", prepareJobCreate,
+			`{"metadata":{"name":"pi","uid":"u1"},"spec":{"template":{"spec":{}}},"status":{"active":3}}`,
+			`{"metadata":{"name":"pi","uid":"u1","labels":{"batch.kubernetes.io/controller-uid":"u1","batch.kubernetes.io/job-name":"pi","controller-uid":"u1","job-name":"pi"}},
+			  "spec":{"selector":{"matchLabels":{"batch.kubernetes.io/controller-uid":"u1"}},
+			  "template":{"metadata":{"labels":{"batch.kubernetes.io/controller-uid":"u1","batch.kubernetes.io/job-name":"pi","controller-uid":"u1","job-name":"pi"}},"spec":{}}},"status":{}}`},
+		{"own labels kept", prepareJobCreate,
+			`{"metadata":{"name":"pi","uid":"u1","labels":{"team":"a"}},"spec":{"template":{"metadata":{"labels":{"job-name":"mine"}}}}}`,
+			`{"metadata":{"name":"pi","uid":"u1","labels":{"team":"a"}},
+			  "spec":{"selector":{"matchLabels":{"batch.kubernetes.io/controller-uid":"u1"}},
+			  "template":{"metadata":{"labels":{"batch.kubernetes.io/controller-uid":"u1","batch.kubernetes.io/job-name":"pi","controller-uid":"u1","job-name":"mine"}}}},"status":{}}`},
+		{"manualSelector", prepareJobCreate,
+			`{"metadata":{"name":"pi","uid":"u1"},"spec":{"manualSelector":true,"selector":{"matchLabels":{"a":"b"}}}}`,
+			`{"metadata":{"name":"pi","uid":"u1"},"spec":{"manualSelector":true,"selector":{"matchLabels":{"a":"b"}}},"status":{}}`},
+	})
+}
+
+func TestDaemonSetTemplateGeneration(t *testing.T) {
+	const k = "deprecated.daemonset.template.generation"
+	obj := func(gen, image string) map[string]any {
+		return map[string]any{"metadata": map[string]any{"annotations": map[string]any{k: gen}},
+			"spec": map[string]any{"template": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"image": image}}}}}}
+	}
+	cases := []struct {
+		name      string
+		run       func() map[string]any
+		wantValue string
+	}{
+		{"create starts at 1", func() map[string]any { o := obj("0", "a"); prepareDaemonSetCreate(o); return o }, "1"},
+		{"create keeps a higher one", func() map[string]any { o := obj("5", "a"); prepareDaemonSetCreate(o); return o }, "5"},
+		{"update without template change keeps the old one", func() map[string]any {
+			o := obj("9", "a")
+			prepareDaemonSetUpdate(o, obj("2", "a"))
+			return o
+		}, "2"},
+		{"template change counts", func() map[string]any {
+			o := obj("0", "b")
+			prepareDaemonSetUpdate(o, obj("2", "a"))
+			return o
+		}, "3"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := c.run()["metadata"].(map[string]any)["annotations"].(map[string]any)[k]
+			if got != c.wantValue {
+				t.Errorf("%s = %v, want %s", k, got, c.wantValue)
+			}
+		})
 	}
 }
