@@ -130,7 +130,7 @@ var catalogue = []entry{
 			ageColumn,
 			col("Selector", "string", 1, doc("core/v1.ServiceSpec.selector"), ""),
 		},
-		Hooks: resource.Hooks{Default: defaultService},
+		Hooks: resource.Hooks{Default: defaultService, PrepareCreate: prepareServiceCreate, PrepareUpdate: prepareServiceUpdate},
 	}},
 
 	// apps/v1

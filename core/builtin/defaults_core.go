@@ -160,20 +160,6 @@ func defaultService(obj map[string]any) {
 	if typ == "LoadBalancer" {
 		setPtr(spec, "allocateLoadBalancerNodePorts", true)
 	}
-	if typ != "ExternalName" {
-		ip := str(spec, "clusterIP")
-		if spec["clusterIPs"] == nil && ip != "" {
-			spec["clusterIPs"] = []any{ip}
-		}
-		if spec["ipFamilyPolicy"] == nil {
-			if ip == "None" && len(child(spec, "selector")) == 0 {
-				spec["ipFamilyPolicy"] = "RequireDualStack"
-			} else {
-				spec["ipFamilyPolicy"] = "SingleStack"
-			}
-		}
-		setPtr(spec, "ipFamilies", []any{"IPv4"})
-	}
 	st := ensure(obj, "status")
 	setPtr(st, "loadBalancer", map[string]any{})
 }
@@ -270,4 +256,44 @@ func defaultEvent(obj map[string]any) {
 			obj[k] = nil // zero metav1.Time / MicroTime encode as null
 		}
 	}
+}
+
+// prepareServiceCreate is what the service REST storage fills in after the
+// field manager ran (so nobody owns it): clusterIPs from clusterIP, the
+// ipFamilyPolicy and the ipFamilies of a single-stack IPv4 cluster.
+func prepareServiceCreate(obj map[string]any) {
+	spec := child(obj, "spec")
+	if spec == nil || str(spec, "type") == "ExternalName" {
+		return
+	}
+	ip := str(spec, "clusterIP")
+	if spec["clusterIPs"] == nil && ip != "" {
+		spec["clusterIPs"] = []any{ip}
+	}
+	if spec["ipFamilyPolicy"] == nil {
+		if ip == "None" && len(child(spec, "selector")) == 0 {
+			spec["ipFamilyPolicy"] = "RequireDualStack"
+		} else {
+			spec["ipFamilyPolicy"] = "SingleStack"
+		}
+	}
+	setPtr(spec, "ipFamilies", []any{"IPv4"})
+}
+
+// prepareServiceUpdate: an update that leaves out the allocated fields
+// keeps the stored ones (the REST storage's patchAllocatedValues), then
+// fills in what is still missing as on create.
+func prepareServiceUpdate(obj, old map[string]any) {
+	spec, ospec := child(obj, "spec"), child(old, "spec")
+	if spec == nil || ospec == nil || str(spec, "type") == "ExternalName" {
+		return
+	}
+	if str(ospec, "type") != "ExternalName" {
+		for _, k := range []string{"clusterIP", "clusterIPs", "ipFamilies", "ipFamilyPolicy"} {
+			if _, ok := spec[k]; !ok && ospec[k] != nil {
+				spec[k] = ospec[k]
+			}
+		}
+	}
+	prepareServiceCreate(obj)
 }

@@ -165,14 +165,17 @@ func TestDefaultWorkloads(t *testing.T) {
 
 func TestDefaultCore(t *testing.T) {
 	runHookCases(t, []hookCase{
-		{"service", defaultService, `{"spec":{"selector":{"app":"a"},"ports":[{"port":80},{"port":53,"protocol":"UDP","targetPort":"dns"}]}}`,
+		{"service", defaultAndPrepareService, `{"spec":{"selector":{"app":"a"},"ports":[{"port":80},{"port":53,"protocol":"UDP","targetPort":"dns"}]}}`,
 			`{"spec":{"selector":{"app":"a"},"type":"ClusterIP","sessionAffinity":"None","internalTrafficPolicy":"Cluster",
 			  "ipFamilyPolicy":"SingleStack","ipFamilies":["IPv4"],
 			  "ports":[{"port":80,"protocol":"TCP","targetPort":80},{"port":53,"protocol":"UDP","targetPort":"dns"}]},"status":{"loadBalancer":{}}}`},
-		{"headless without selector", defaultService, `{"spec":{"clusterIP":"None"}}`,
+		{"service defaults leave the allocated fields to the storage", defaultService, `{"spec":{"clusterIP":"10.96.0.10","ports":[{"port":80}]}}`,
+			`{"spec":{"clusterIP":"10.96.0.10","type":"ClusterIP","sessionAffinity":"None","internalTrafficPolicy":"Cluster",
+			  "ports":[{"port":80,"protocol":"TCP","targetPort":80}]},"status":{"loadBalancer":{}}}`},
+		{"headless without selector", defaultAndPrepareService, `{"spec":{"clusterIP":"None"}}`,
 			`{"spec":{"clusterIP":"None","clusterIPs":["None"],"type":"ClusterIP","sessionAffinity":"None","internalTrafficPolicy":"Cluster",
 			  "ipFamilyPolicy":"RequireDualStack","ipFamilies":["IPv4"]},"status":{"loadBalancer":{}}}`},
-		{"load balancer with client IP affinity", defaultService, `{"spec":{"type":"LoadBalancer","sessionAffinity":"ClientIP","ports":[{"port":443,"targetPort":0}]}}`,
+		{"load balancer with client IP affinity", defaultAndPrepareService, `{"spec":{"type":"LoadBalancer","sessionAffinity":"ClientIP","ports":[{"port":443,"targetPort":0}]}}`,
 			`{"spec":{"type":"LoadBalancer","sessionAffinity":"ClientIP","sessionAffinityConfig":{"clientIP":{"timeoutSeconds":10800}},
 			  "externalTrafficPolicy":"Cluster","internalTrafficPolicy":"Cluster","allocateLoadBalancerNodePorts":true,
 			  "ipFamilyPolicy":"SingleStack","ipFamilies":["IPv4"],"ports":[{"port":443,"protocol":"TCP","targetPort":443}]},"status":{"loadBalancer":{}}}`},
@@ -252,4 +255,24 @@ func TestDaemonSetTemplateGeneration(t *testing.T) {
 			}
 		})
 	}
+}
+
+// defaultAndPrepareService is a Service as created: defaults, then what the
+// REST storage fills in.
+func defaultAndPrepareService(obj map[string]any) {
+	defaultService(obj)
+	prepareServiceCreate(obj)
+}
+
+func TestPrepareServiceUpdate(t *testing.T) {
+	old := map[string]any{"spec": map[string]any{"type": "ClusterIP", "clusterIP": "10.96.0.10", "clusterIPs": []any{"10.96.0.10"},
+		"ipFamilies": []any{"IPv4"}, "ipFamilyPolicy": "SingleStack"}}
+	runHookCases(t, []hookCase{
+		{"allocated fields kept", func(o map[string]any) { prepareServiceUpdate(o, old) },
+			`{"spec":{"type":"ClusterIP","ports":[{"port":81}]}}`,
+			`{"spec":{"type":"ClusterIP","clusterIP":"10.96.0.10","clusterIPs":["10.96.0.10"],"ipFamilies":["IPv4"],"ipFamilyPolicy":"SingleStack","ports":[{"port":81}]}}`},
+		{"to ExternalName", func(o map[string]any) { prepareServiceUpdate(o, old) },
+			`{"spec":{"type":"ExternalName","externalName":"x.example.com"}}`,
+			`{"spec":{"type":"ExternalName","externalName":"x.example.com"}}`},
+	})
 }

@@ -28,8 +28,10 @@ const minBuiltinPass = 19
 // RV/UID/CONT label numbers are not compared. An object created where the
 // real server answered 422 takes a label number, which shifts every later
 // label of the transcript: the strict count hides what the later steps get
-// right, the loose one does not.
-const minBuiltinLoose = 38
+// right, the loose one does not. 48 pass today; one step of
+// bi-replicaset-statefulset passes or not with the in-process controllers'
+// timing under a loaded machine, hence one less.
+const minBuiltinLoose = 47
 
 var labelNumber = regexp.MustCompile(`\b(RV|UID|CONT)[0-9]+\b`)
 
