@@ -144,8 +144,8 @@ func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteO
 			if st, ok := obj["status"].(map[string]any); ok {
 				st["phase"] = "Terminating"
 			}
+			// the namespace registry's own delete sets no grace period
 			m["deletionTimestamp"] = s.timestamp()
-			m["deletionGracePeriodSeconds"] = int64(0)
 			return obj, nil
 		}
 		if len(fins) == 0 {
