@@ -1,5 +1,7 @@
 # kubesandbox — see README.md for the first five minutes.
 ADDR ?= 127.0.0.1:8080
+# NODES=0: no simulated Nodes, Pods stay Pending (as on ../shared/oracle)
+NODES ?= 1
 GO ?= go
 BIN := bin
 
@@ -10,9 +12,11 @@ all: build
 build:
 	$(GO) build -o $(BIN)/kubesandbox ./core/cmd/kubesandbox
 
-## serve: the native API server (kubectl/client-go can talk to it)
+## serve: the native API server (kubectl/client-go can talk to it);
+## NODES=0 runs it without Nodes (Pods stay Pending, as on a control plane
+## without scheduler or kubelet)
 serve: build
-	$(BIN)/kubesandbox -addr $(ADDR) -kubeconfig $(BIN)/kubeconfig.yaml
+	$(BIN)/kubesandbox -addr $(ADDR) -nodes $(NODES) -kubeconfig $(BIN)/kubeconfig.yaml
 
 ## test: every test (Go incl. the conformance replay and a -race pass,
 ## reference module, browser, Node client, and every fuzz target for a

@@ -93,15 +93,16 @@ func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) 
 	if res.Hooks.Default != nil {
 		res.Hooks.Default(obj)
 	}
-	if err := validate(res, obj, nil); err != nil {
-		return nil, err
-	}
 	if !o.applied {
 		managed, err := s.fieldManagerFor(res).Update(nil, obj, o.manager, "", s.now())
 		if err != nil {
 			return nil, err
 		}
 		obj = managed
+	}
+	prepareCreateHook(res, obj)
+	if err := validate(res, obj, nil); err != nil {
+		return nil, err
 	}
 	if res.Hooks.Allocate != nil {
 		// after the field manager ran: nobody owns what it sets

@@ -95,6 +95,12 @@ func (q *request) patch() error {
 		if err := q.checkPatchedFields(fv, res, obj); err != nil {
 			return nil, err
 		}
+		if q.res.Hooks.Default != nil && !q.res.CRD {
+			// kube-apiserver decodes (and so defaults) the patched object
+			// before the field manager runs: the defaults a patch brings
+			// (a new container's imagePullPolicy, ...) are the patcher's
+			q.res.Hooks.Default(obj)
+		}
 		prepareUpdate(q.res, obj, old, sub)
 		return q.s.fieldManagerFor(q.res).Update(old, obj, manager, sub, q.s.now())
 	})

@@ -22,7 +22,8 @@ func scaleOf(res *resource.Resource, obj object) object {
 		}
 	}
 	spec := map[string]any{}
-	if v, ok := nested(obj, jsonPathFields(res.Scale.SpecReplicasPath)...); ok {
+	// ScaleSpec.replicas is omitempty: a Scale of 0 replicas has spec {}
+	if v, ok := nested(obj, jsonPathFields(res.Scale.SpecReplicasPath)...); ok && !isZeroNumber(v) {
 		spec["replicas"] = v
 	}
 	status := map[string]any{"replicas": int64(0)}
@@ -30,7 +31,13 @@ func scaleOf(res *resource.Resource, obj object) object {
 		status["replicas"] = v
 	}
 	if res.Scale.LabelSelectorPath != "" {
-		if v, ok := nested(obj, jsonPathFields(res.Scale.LabelSelectorPath)...); ok {
+		v, ok := nested(obj, jsonPathFields(res.Scale.LabelSelectorPath)...)
+		if !ok && !res.CRD {
+			// the built-in registries print spec.selector
+			// (LabelSelectorAsSelector(spec.selector).String())
+			v, ok = nested(obj, "spec", "selector")
+		}
+		if ok {
 			if s, ok := v.(string); ok {
 				status["selector"] = s
 			} else if sel, ok := v.(map[string]any); ok {
@@ -141,4 +148,9 @@ func dropScaleEntryTimes(obj object) {
 			delete(m, "time")
 		}
 	}
+}
+
+func isZeroNumber(v any) bool {
+	n, ok := int64Of(v)
+	return ok && n == 0
 }

@@ -133,6 +133,15 @@ func (s *Server) prepareCreate(res *resource.Resource, obj object) {
 			delete(obj, "status")
 		}
 	}
+}
+
+// prepareCreateHook runs the resource's PrepareCreate (its registry
+// strategy and the default admission plugins). createObject calls it after
+// the field manager, as kube-apiserver runs admission and PrepareForCreate
+// after managedFields are computed: what they add (a pod's
+// serviceAccountName, priority and tolerations, a namespace's finalizer)
+// is owned by nobody.
+func prepareCreateHook(res *resource.Resource, obj object) {
 	if res.Hooks.PrepareCreate != nil {
 		res.Hooks.PrepareCreate(obj)
 	}

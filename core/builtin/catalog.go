@@ -66,7 +66,7 @@ var catalogue = []entry{
 			col("Type", "string", 0, doc("core/v1.Event.type"), ".type"),
 			col("Reason", "string", 0, doc("core/v1.Event.reason"), ".reason"),
 			withCell(col("Object", "string", 0, doc("core/v1.Event.involvedObject"), ""), eventObject), // kind/name
-			col("Subobject", "string", 1, doc("core/v1.ObjectReference.fieldPath"), ".involvedObject.fieldPath"),
+			withCell(col("Subobject", "string", 1, doc("core/v1.ObjectReference.fieldPath"), ".involvedObject.fieldPath"), eventSubobject),
 			withCell(col("Source", "string", 1, doc("core/v1.Event.source"), ""), eventSource), // component, host
 			col("Message", "string", 0, doc("core/v1.Event.message"), ".message"),
 			withCell(col("First Seen", "string", 1, doc("core/v1.Event.firstTimestamp"), ""), eventFirstSeen),
@@ -141,7 +141,7 @@ var catalogue = []entry{
 			ageColumn,
 			withCell(col("Selector", "string", 1, doc("core/v1.ServiceSpec.selector"), ""), serviceSelector),
 		},
-		Hooks: resource.Hooks{Default: defaultService},
+		Hooks: resource.Hooks{Default: defaultService, PrepareCreate: prepareServiceCreate, PrepareUpdate: prepareServiceUpdate},
 	}},
 
 	// apps/v1
@@ -159,7 +159,7 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			withCell(col("Selector", "string", 1, doc("apps/v1.DaemonSetSpec.selector"), ""), selectorCell),
 		},
-		Hooks: resource.Hooks{Default: defaultDaemonSet},
+		Hooks: resource.Hooks{Default: defaultDaemonSet, PrepareCreate: prepareDaemonSetCreate, PrepareUpdate: prepareDaemonSetUpdate},
 	}},
 	{def: "io.k8s.api.apps.v1.Deployment", res: resource.Resource{
 		Group: "apps", Version: "v1", Resource: "deployments", Singular: "deployment", Kind: "Deployment", ListKind: "DeploymentList",
@@ -230,7 +230,7 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			withCell(col("Selector", "string", 1, doc("batch/v1.JobSpec.selector"), ""), selectorCell),
 		},
-		Hooks: resource.Hooks{Default: defaultJob},
+		Hooks: resource.Hooks{Default: defaultJob, PrepareCreate: prepareJobCreate},
 	}},
 
 	// apiextensions.k8s.io/v1: served with the default table convertor.

@@ -57,7 +57,7 @@ func TestBeginDelete(t *testing.T) {
 	}{
 		{"namespace held by spec.finalizers", namespaceBeginDelete,
 			`{"metadata":{"name":"a"},"spec":{"finalizers":["kubernetes"]},"status":{"phase":"Active"}}`, []string{"orphan"}, true,
-			`{"metadata":{"deletionGracePeriodSeconds":0,"deletionTimestamp":"2026-01-02T03:04:05Z","name":"a"},"spec":{"finalizers":["kubernetes"]},"status":{"phase":"Terminating"}}`},
+			`{"metadata":{"deletionTimestamp":"2026-01-02T03:04:05Z","name":"a"},"spec":{"finalizers":["kubernetes"]},"status":{"phase":"Terminating"}}`},
 		{"namespace without spec.finalizers: the generic rule", namespaceBeginDelete,
 			`{"metadata":{"name":"a"},"spec":{},"status":{"phase":"Active"}}`, nil, false,
 			`{"metadata":{"name":"a"},"spec":{},"status":{"phase":"Active"}}`},

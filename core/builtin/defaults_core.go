@@ -1,5 +1,7 @@
 package builtin
 
+import "encoding/base64"
+
 // Defaults and create-time preparation of the core/v1 kinds other than
 // pods' specs: ports of pkg/apis/core/v1/defaults.go and of the registry
 // strategies (pkg/registry/core/*/strategy.go) and admission plugins a
@@ -158,27 +160,39 @@ func defaultService(obj map[string]any) {
 	if typ == "LoadBalancer" {
 		setPtr(spec, "allocateLoadBalancerNodePorts", true)
 	}
-	if typ != "ExternalName" {
-		ip := str(spec, "clusterIP")
-		if spec["clusterIPs"] == nil && ip != "" {
-			spec["clusterIPs"] = []any{ip}
-		}
-		if spec["ipFamilyPolicy"] == nil {
-			if ip == "None" && len(child(spec, "selector")) == 0 {
-				spec["ipFamilyPolicy"] = "RequireDualStack"
-			} else {
-				spec["ipFamilyPolicy"] = "SingleStack"
-			}
-		}
-		setPtr(spec, "ipFamilies", []any{"IPv4"})
-	}
 	st := ensure(obj, "status")
 	setPtr(st, "loadBalancer", map[string]any{})
 }
 
 // defaultSecret: SetDefaults_Secret.
+//
+// stringData is folded into data (base64, stringData winning) as the v1 →
+// internal conversion does when the request is decoded, so the stored
+// object, its managedFields (f:data) and the answer never hold stringData.
 func defaultSecret(obj map[string]any) {
 	setStr(obj, "type", "Opaque")
+	sd, ok := obj["stringData"].(map[string]any)
+	if !ok {
+		return
+	}
+	data, isMap := obj["data"].(map[string]any)
+	if !isMap {
+		if obj["data"] != nil {
+			return // not an object: left to validation
+		}
+		data = map[string]any{}
+	}
+	for k, v := range sd {
+		s, isStr := v.(string)
+		if !isStr {
+			return // left to validation
+		}
+		data[k] = base64.StdEncoding.EncodeToString([]byte(s))
+	}
+	if len(data) > 0 {
+		obj["data"] = data
+	}
+	delete(obj, "stringData")
 }
 
 // defaultConfigMap has nothing to default; kept as a hook so every
@@ -242,4 +256,44 @@ func defaultEvent(obj map[string]any) {
 			obj[k] = nil // zero metav1.Time / MicroTime encode as null
 		}
 	}
+}
+
+// prepareServiceCreate is what the service REST storage fills in after the
+// field manager ran (so nobody owns it): clusterIPs from clusterIP, the
+// ipFamilyPolicy and the ipFamilies of a single-stack IPv4 cluster.
+func prepareServiceCreate(obj map[string]any) {
+	spec := child(obj, "spec")
+	if spec == nil || str(spec, "type") == "ExternalName" {
+		return
+	}
+	ip := str(spec, "clusterIP")
+	if spec["clusterIPs"] == nil && ip != "" {
+		spec["clusterIPs"] = []any{ip}
+	}
+	if spec["ipFamilyPolicy"] == nil {
+		if ip == "None" && len(child(spec, "selector")) == 0 {
+			spec["ipFamilyPolicy"] = "RequireDualStack"
+		} else {
+			spec["ipFamilyPolicy"] = "SingleStack"
+		}
+	}
+	setPtr(spec, "ipFamilies", []any{"IPv4"})
+}
+
+// prepareServiceUpdate: an update that leaves out the allocated fields
+// keeps the stored ones (the REST storage's patchAllocatedValues), then
+// fills in what is still missing as on create.
+func prepareServiceUpdate(obj, old map[string]any) {
+	spec, ospec := child(obj, "spec"), child(old, "spec")
+	if spec == nil || ospec == nil || str(spec, "type") == "ExternalName" {
+		return
+	}
+	if str(ospec, "type") != "ExternalName" {
+		for _, k := range []string{"clusterIP", "clusterIPs", "ipFamilies", "ipFamilyPolicy"} {
+			if _, ok := spec[k]; !ok && ospec[k] != nil {
+				spec[k] = ospec[k]
+			}
+		}
+	}
+	prepareServiceCreate(obj)
 }

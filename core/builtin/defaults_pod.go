@@ -7,8 +7,8 @@ import "strings"
 // the generated SetObjectDefaults_Pod that walks the nested types.
 //
 // Defaults for pod templates (deployments, jobs, ...) are the PodSpec ones
-// only: SetDefaults_Pod (enableServiceLinks, requests from limits, resize
-// policy, host ports) runs for Pod objects alone, as in the real server.
+// only: SetDefaults_Pod (enableServiceLinks, requests from limits,
+// host ports) runs for Pod objects alone, as in the real server.
 
 // defaultPod is the Hooks.Default of pods.
 //
@@ -26,7 +26,6 @@ func defaultPod(obj map[string]any) {
 	defaultPodSpec(spec)
 	for _, c := range items(spec, "containers") {
 		requestsFromLimits(c)
-		defaultResizePolicy(c)
 	}
 	for _, c := range items(spec, "initContainers") {
 		requestsFromLimits(c)
@@ -65,34 +64,15 @@ func requestsFromLimits(c map[string]any) {
 	}
 }
 
-// defaultResizePolicy adds resizePolicy NotRequired for cpu and memory
-// requests (InPlacePodVerticalScaling, on by default).
-func defaultResizePolicy(c map[string]any) {
-	req := child(child(c, "resources"), "requests")
-	if req == nil {
-		return
-	}
-	have := map[string]bool{}
-	for _, p := range items(c, "resizePolicy") {
-		have[str(p, "resourceName")] = true
-	}
-	list, _ := c["resizePolicy"].([]any)
-	if c["resizePolicy"] != nil && list == nil {
-		return // not a list: leave it to validation
-	}
-	for _, name := range []string{"cpu", "memory"} {
-		if _, ok := req[name]; ok && !have[name] {
-			list = append(list, map[string]any{"resourceName": name, "restartPolicy": "NotRequired"})
-		}
-	}
-	if list != nil {
-		c["resizePolicy"] = list
-	}
-}
-
 // defaultPodSpec applies SetDefaults_PodSpec and the defaults of every
 // type nested in a PodSpec.
 func defaultPodSpec(spec map[string]any) {
+	dropEmptyLists(spec, "containers")
+	for _, key := range []string{"containers", "initContainers", "ephemeralContainers"} {
+		for _, c := range items(spec, key) {
+			dropEmptyLists(c)
+		}
+	}
 	setStr(spec, "dnsPolicy", "ClusterFirst")
 	setStr(spec, "restartPolicy", "Always")
 	setPtr(spec, "securityContext", map[string]any{})
@@ -289,4 +269,22 @@ func lastPath(name string) string {
 		}
 	}
 	return name
+}
+
+// dropEmptyLists removes the empty lists of m but those of keep: a typed
+// round trip writes nothing for an empty omitempty slice (every list of a
+// PodSpec and a Container but spec.containers), so `volumes: []`, or the
+// list a strategic merge patch's $patch: delete emptied, is not stored.
+func dropEmptyLists(m map[string]any, keep ...string) {
+	for k, v := range m {
+		if l, ok := v.([]any); ok && len(l) == 0 {
+			kept := false
+			for _, x := range keep {
+				kept = kept || x == k
+			}
+			if !kept {
+				delete(m, k)
+			}
+		}
+	}
 }

@@ -53,14 +53,13 @@ func TestDefaultPod(t *testing.T) {
 			  "terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],
 			  "dnsPolicy":"ClusterFirst","enableServiceLinks":true,"restartPolicy":"Never","schedulerName":"default-scheduler",
 			  "securityContext":{},"terminationGracePeriodSeconds":30}}`},
-		{"limits become requests, resize policy, host ports", defaultPod,
+		{"limits become requests (no resizePolicy), host ports", defaultPod,
 			`{"spec":{"hostNetwork":true,"enableServiceLinks":false,"terminationGracePeriodSeconds":5,
 			  "containers":[{"name":"c","image":"a@sha256:00","imagePullPolicy":"Never","ports":[{"containerPort":8080,"protocol":"UDP"}],
 			  "resources":{"limits":{"cpu":"1","memory":"1Gi"},"requests":{"cpu":"500m"}}}]}}`,
 			`{"spec":{"hostNetwork":true,"enableServiceLinks":false,"terminationGracePeriodSeconds":5,
 			  "containers":[{"name":"c","image":"a@sha256:00","imagePullPolicy":"Never","ports":[{"containerPort":8080,"protocol":"UDP","hostPort":8080}],
 			  "resources":{"limits":{"cpu":"1","memory":"1Gi"},"requests":{"cpu":"500m","memory":"1Gi"}},
-			  "resizePolicy":[{"resourceName":"cpu","restartPolicy":"NotRequired"},{"resourceName":"memory","restartPolicy":"NotRequired"}],
 			  "terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],
 			  "dnsPolicy":"ClusterFirst","restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{}}}`},
 		{"volumes and env", defaultPod,
@@ -145,11 +144,11 @@ func TestDefaultWorkloads(t *testing.T) {
 		{"replicaset", defaultReplicaSet, `{"spec":{` + tmplIn + `}}`, `{"spec":{"replicas":1,` + tmplOut + `}}`},
 		{"statefulset", defaultStatefulSet, `{"spec":{"volumeClaimTemplates":[{"metadata":{"name":"w"},"spec":{}}],` + tmplIn + `}}`,
 			`{"spec":{"replicas":1,"revisionHistoryLimit":10,"podManagementPolicy":"OrderedReady",
-			  "updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"partition":0}},
+			  "updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"partition":0,"maxUnavailable":1}},
 			  "persistentVolumeClaimRetentionPolicy":{"whenDeleted":"Retain","whenScaled":"Retain"},
 			  "volumeClaimTemplates":[{"metadata":{"name":"w"},"spec":{"volumeMode":"Filesystem"},"status":{"phase":"Pending"}}],` + tmplOut + `}}`},
 		{"daemonset", defaultDaemonSet, `{"spec":{` + tmplIn + `}}`,
-			`{"spec":{"revisionHistoryLimit":10,"updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":1,"maxSurge":0}},` + tmplOut + `}}`},
+			`{"metadata":{"annotations":{"deprecated.daemonset.template.generation":"0"}},"spec":{"revisionHistoryLimit":10,"updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":1,"maxSurge":0}},` + tmplOut + `}}`},
 		{"job", defaultJob, `{"metadata":{"name":"j"},"spec":{` + tmplIn + `}}`,
 			`{"metadata":{"name":"j","labels":{"a":"b"}},"spec":{"completions":1,"parallelism":1,"backoffLimit":6,"completionMode":"NonIndexed",
 			  "suspend":false,"manualSelector":false,"podReplacementPolicy":"TerminatingOrFailed",` + tmplOut + `}}`},
@@ -166,14 +165,17 @@ func TestDefaultWorkloads(t *testing.T) {
 
 func TestDefaultCore(t *testing.T) {
 	runHookCases(t, []hookCase{
-		{"service", defaultService, `{"spec":{"selector":{"app":"a"},"ports":[{"port":80},{"port":53,"protocol":"UDP","targetPort":"dns"}]}}`,
+		{"service", defaultAndPrepareService, `{"spec":{"selector":{"app":"a"},"ports":[{"port":80},{"port":53,"protocol":"UDP","targetPort":"dns"}]}}`,
 			`{"spec":{"selector":{"app":"a"},"type":"ClusterIP","sessionAffinity":"None","internalTrafficPolicy":"Cluster",
 			  "ipFamilyPolicy":"SingleStack","ipFamilies":["IPv4"],
 			  "ports":[{"port":80,"protocol":"TCP","targetPort":80},{"port":53,"protocol":"UDP","targetPort":"dns"}]},"status":{"loadBalancer":{}}}`},
-		{"headless without selector", defaultService, `{"spec":{"clusterIP":"None"}}`,
+		{"service defaults leave the allocated fields to the storage", defaultService, `{"spec":{"clusterIP":"10.96.0.10","ports":[{"port":80}]}}`,
+			`{"spec":{"clusterIP":"10.96.0.10","type":"ClusterIP","sessionAffinity":"None","internalTrafficPolicy":"Cluster",
+			  "ports":[{"port":80,"protocol":"TCP","targetPort":80}]},"status":{"loadBalancer":{}}}`},
+		{"headless without selector", defaultAndPrepareService, `{"spec":{"clusterIP":"None"}}`,
 			`{"spec":{"clusterIP":"None","clusterIPs":["None"],"type":"ClusterIP","sessionAffinity":"None","internalTrafficPolicy":"Cluster",
 			  "ipFamilyPolicy":"RequireDualStack","ipFamilies":["IPv4"]},"status":{"loadBalancer":{}}}`},
-		{"load balancer with client IP affinity", defaultService, `{"spec":{"type":"LoadBalancer","sessionAffinity":"ClientIP","ports":[{"port":443,"targetPort":0}]}}`,
+		{"load balancer with client IP affinity", defaultAndPrepareService, `{"spec":{"type":"LoadBalancer","sessionAffinity":"ClientIP","ports":[{"port":443,"targetPort":0}]}}`,
 			`{"spec":{"type":"LoadBalancer","sessionAffinity":"ClientIP","sessionAffinityConfig":{"clientIP":{"timeoutSeconds":10800}},
 			  "externalTrafficPolicy":"Cluster","internalTrafficPolicy":"Cluster","allocateLoadBalancerNodePorts":true,
 			  "ipFamilyPolicy":"SingleStack","ipFamilies":["IPv4"],"ports":[{"port":443,"protocol":"TCP","targetPort":443}]},"status":{"loadBalancer":{}}}`},
@@ -181,6 +183,8 @@ func TestDefaultCore(t *testing.T) {
 			`{"spec":{"type":"ExternalName","externalName":"example.com","sessionAffinity":"None"},"status":{"loadBalancer":{}}}`},
 		{"secret", defaultSecret, `{"data":{}}`, `{"data":{},"type":"Opaque"}`},
 		{"secret typed", defaultSecret, `{"type":"kubernetes.io/tls"}`, `{"type":"kubernetes.io/tls"}`},
+		{"secret stringData folded into data", defaultSecret, `{"data":{"a":"YQ==","b":"Yg=="},"stringData":{"b":"B","c":"s3cret"}}`,
+			`{"data":{"a":"YQ==","b":"Qg==","c":"czNjcmV0"},"type":"Opaque"}`},
 		{"namespace", defaultNamespace, `{"metadata":{"name":"dev","labels":{"a":"b"}}}`,
 			`{"metadata":{"name":"dev","labels":{"a":"b","kubernetes.io/metadata.name":"dev"}},"spec":{},"status":{"phase":"Active"}}`},
 		{"namespace generateName", defaultNamespace, `{"metadata":{"generateName":"x-"}}`,
@@ -199,4 +203,76 @@ func TestPrepareNamespaceUpdate(t *testing.T) {
 	if !reflect.DeepEqual(obj, want) {
 		t.Errorf("got %v", obj)
 	}
+}
+
+func TestPrepareJobCreate(t *testing.T) {
+	runHookCases(t, []hookCase{
+		{"generated selector and labels", prepareJobCreate,
+			`{"metadata":{"name":"pi","uid":"u1"},"spec":{"template":{"spec":{}}},"status":{"active":3}}`,
+			`{"metadata":{"name":"pi","uid":"u1","labels":{"batch.kubernetes.io/controller-uid":"u1","batch.kubernetes.io/job-name":"pi","controller-uid":"u1","job-name":"pi"}},
+			  "spec":{"selector":{"matchLabels":{"batch.kubernetes.io/controller-uid":"u1"}},
+			  "template":{"metadata":{"labels":{"batch.kubernetes.io/controller-uid":"u1","batch.kubernetes.io/job-name":"pi","controller-uid":"u1","job-name":"pi"}},"spec":{}}},"status":{}}`},
+		{"own labels kept", prepareJobCreate,
+			`{"metadata":{"name":"pi","uid":"u1","labels":{"team":"a"}},"spec":{"template":{"metadata":{"labels":{"job-name":"mine"}}}}}`,
+			`{"metadata":{"name":"pi","uid":"u1","labels":{"team":"a"}},
+			  "spec":{"selector":{"matchLabels":{"batch.kubernetes.io/controller-uid":"u1"}},
+			  "template":{"metadata":{"labels":{"batch.kubernetes.io/controller-uid":"u1","batch.kubernetes.io/job-name":"pi","controller-uid":"u1","job-name":"mine"}}}},"status":{}}`},
+		{"manualSelector", prepareJobCreate,
+			`{"metadata":{"name":"pi","uid":"u1"},"spec":{"manualSelector":true,"selector":{"matchLabels":{"a":"b"}}}}`,
+			`{"metadata":{"name":"pi","uid":"u1"},"spec":{"manualSelector":true,"selector":{"matchLabels":{"a":"b"}}},"status":{}}`},
+	})
+}
+
+func TestDaemonSetTemplateGeneration(t *testing.T) {
+	const k = "deprecated.daemonset.template.generation"
+	obj := func(gen, image string) map[string]any {
+		return map[string]any{"metadata": map[string]any{"annotations": map[string]any{k: gen}},
+			"spec": map[string]any{"template": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"image": image}}}}}}
+	}
+	cases := []struct {
+		name      string
+		run       func() map[string]any
+		wantValue string
+	}{
+		{"create starts at 1", func() map[string]any { o := obj("0", "a"); prepareDaemonSetCreate(o); return o }, "1"},
+		{"create keeps a higher one", func() map[string]any { o := obj("5", "a"); prepareDaemonSetCreate(o); return o }, "5"},
+		{"update without template change keeps the old one", func() map[string]any {
+			o := obj("9", "a")
+			prepareDaemonSetUpdate(o, obj("2", "a"))
+			return o
+		}, "2"},
+		{"template change counts", func() map[string]any {
+			o := obj("0", "b")
+			prepareDaemonSetUpdate(o, obj("2", "a"))
+			return o
+		}, "3"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := c.run()["metadata"].(map[string]any)["annotations"].(map[string]any)[k]
+			if got != c.wantValue {
+				t.Errorf("%s = %v, want %s", k, got, c.wantValue)
+			}
+		})
+	}
+}
+
+// defaultAndPrepareService is a Service as created: defaults, then what the
+// REST storage fills in.
+func defaultAndPrepareService(obj map[string]any) {
+	defaultService(obj)
+	prepareServiceCreate(obj)
+}
+
+func TestPrepareServiceUpdate(t *testing.T) {
+	old := map[string]any{"spec": map[string]any{"type": "ClusterIP", "clusterIP": "10.96.0.10", "clusterIPs": []any{"10.96.0.10"},
+		"ipFamilies": []any{"IPv4"}, "ipFamilyPolicy": "SingleStack"}}
+	runHookCases(t, []hookCase{
+		{"allocated fields kept", func(o map[string]any) { prepareServiceUpdate(o, old) },
+			`{"spec":{"type":"ClusterIP","ports":[{"port":81}]}}`,
+			`{"spec":{"type":"ClusterIP","clusterIP":"10.96.0.10","clusterIPs":["10.96.0.10"],"ipFamilies":["IPv4"],"ipFamilyPolicy":"SingleStack","ports":[{"port":81}]}}`},
+		{"to ExternalName", func(o map[string]any) { prepareServiceUpdate(o, old) },
+			`{"spec":{"type":"ExternalName","externalName":"x.example.com"}}`,
+			`{"spec":{"type":"ExternalName","externalName":"x.example.com"}}`},
+	})
 }

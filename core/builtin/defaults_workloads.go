@@ -1,5 +1,10 @@
 package builtin
 
+import (
+	"reflect"
+	"strconv"
+)
+
 // Defaulting of the apps/v1 and batch/v1 kinds, ported from
 // k8s.io/kubernetes pkg/apis/apps/v1/defaults.go and
 // pkg/apis/batch/v1/defaults.go. Their pod templates get the PodSpec
@@ -65,6 +70,8 @@ func defaultStatefulSet(obj map[string]any) {
 		if str(us, "type") == "RollingUpdate" {
 			if ru := child(us, "rollingUpdate"); ru != nil {
 				setPtr(ru, "partition", int64(0))
+				// MaxUnavailableStatefulSet (beta, on by default in v1.37)
+				setPtr(ru, "maxUnavailable", int64(1))
 			}
 		}
 	}
@@ -100,6 +107,45 @@ func defaultDaemonSet(obj map[string]any) {
 	}
 	setPtr(spec, "revisionHistoryLimit", int64(10))
 	defaultTemplate(spec)
+	// The v1 conversion always writes spec.templateGeneration (internal)
+	// as this annotation, so the writer's managedFields own it; the
+	// strategy sets its value (prepareDaemonSetCreate/Update).
+	if ann := ensure(ensure(obj, "metadata"), "annotations"); ann != nil {
+		if _, ok := ann[dsTemplateGeneration]; !ok {
+			ann[dsTemplateGeneration] = "0"
+		}
+	}
+}
+
+const dsTemplateGeneration = "deprecated.daemonset.template.generation"
+
+// prepareDaemonSetCreate: the daemonset strategy's PrepareForCreate keeps a
+// templateGeneration of at least 1.
+func prepareDaemonSetCreate(obj map[string]any) {
+	ann := child(child(obj, "metadata"), "annotations")
+	if ann == nil {
+		return
+	}
+	if n, err := strconv.ParseInt(str(ann, dsTemplateGeneration), 10, 64); err != nil || n < 1 {
+		ann[dsTemplateGeneration] = "1"
+	}
+}
+
+// prepareDaemonSetUpdate: clients cannot set templateGeneration; it is the
+// old one, plus 1 when spec.template changed (PrepareForUpdate).
+func prepareDaemonSetUpdate(obj, old map[string]any) {
+	ann := ensure(ensure(obj, "metadata"), "annotations")
+	if ann == nil {
+		return
+	}
+	gen, err := strconv.ParseInt(str(child(child(old, "metadata"), "annotations"), dsTemplateGeneration), 10, 64)
+	if err != nil {
+		gen = 1
+	}
+	if !reflect.DeepEqual(child(child(obj, "spec"), "template"), child(child(old, "spec"), "template")) {
+		gen++
+	}
+	ann[dsTemplateGeneration] = strconv.FormatInt(gen, 10)
 }
 
 // defaultJob: SetDefaults_Job. The selector and the controller-uid labels
@@ -166,5 +212,50 @@ func defaultCronJob(obj map[string]any) {
 	setPtr(spec, "failedJobsHistoryLimit", int64(1))
 	if jt := child(child(spec, "jobTemplate"), "spec"); jt != nil {
 		defaultTemplate(jt)
+	}
+}
+
+// prepareJobCreate is the job strategy's PrepareForCreate
+// (generateSelectorIfNeeded): unless spec.manualSelector, the template gets
+// the job-name and controller-uid labels (legacy and batch.kubernetes.io/
+// forms) and the selector matches batch.kubernetes.io/controller-uid; a
+// status is reset. A Job without labels shows its template's labels
+// (SetDefaults_Job, applied when the stored object is read back). It runs
+// after the field manager: none of this is in managedFields.
+func prepareJobCreate(obj map[string]any) {
+	obj["status"] = map[string]any{}
+	spec := ensure(obj, "spec")
+	meta := ensure(obj, "metadata")
+	if spec == nil || meta == nil {
+		return
+	}
+	if b, _ := spec["manualSelector"].(bool); b {
+		return
+	}
+	name, uid := str(meta, "name"), str(meta, "uid")
+	tmeta := ensure(ensure(spec, "template"), "metadata")
+	labels := ensure(tmeta, "labels")
+	sel := ensure(spec, "selector")
+	matchLabels := ensure(sel, "matchLabels")
+	if labels == nil || matchLabels == nil {
+		return // not objects: left to validation
+	}
+	for k, v := range map[string]string{
+		"job-name": name, "batch.kubernetes.io/job-name": name,
+		"controller-uid": uid, "batch.kubernetes.io/controller-uid": uid,
+	} {
+		if _, ok := labels[k]; !ok {
+			labels[k] = v
+		}
+	}
+	if _, ok := matchLabels["batch.kubernetes.io/controller-uid"]; !ok {
+		matchLabels["batch.kubernetes.io/controller-uid"] = uid
+	}
+	if ol, _ := meta["labels"].(map[string]any); len(ol) == 0 {
+		copied := make(map[string]any, len(labels))
+		for k, v := range labels {
+			copied[k] = v
+		}
+		meta["labels"] = copied
 	}
 }

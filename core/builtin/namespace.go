@@ -37,8 +37,8 @@ func namespaceBeginDelete(ns resource.Object, _ []string, now string) bool {
 	if st := child(ns, "status"); st != nil {
 		st["phase"] = "Terminating"
 	}
+	// the namespace registry's own delete sets no grace period
 	m["deletionTimestamp"] = now
-	m["deletionGracePeriodSeconds"] = int64(0)
 	return true
 }
 

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,10 +56,41 @@ func cronJobLastSchedule(o resource.Object, now time.Time) any {
 }
 func eventLastSeen(o resource.Object, now time.Time) any  { return sinceCell(o["lastTimestamp"], now) }
 func eventFirstSeen(o resource.Object, now time.Time) any { return sinceCell(o["firstTimestamp"], now) }
+
+// eventSource is formatEventSource: "component, host", each falling back
+// to reportingController / reportingInstance, host left out when empty.
 func eventSource(o resource.Object, _ time.Time) any {
-	return str(mapOf(o["source"]), "component")
+	src := mapOf(o["source"])
+	first := func(a, b string) string {
+		if a != "" {
+			return a
+		}
+		return b
+	}
+	comp := first(str(src, "component"), str(o, "reportingController"))
+	host := first(str(src, "host"), str(o, "reportingInstance"))
+	if host == "" {
+		return comp
+	}
+	return comp + ", " + host
 }
-func eventCount(o resource.Object, _ time.Time) any { n, _ := intOf(o["count"]); return n }
+
+// eventSubobject is the involved object's fieldPath, empty when unset.
+func eventSubobject(o resource.Object, _ time.Time) any {
+	return str(mapOf(o["involvedObject"]), "fieldPath")
+}
+
+// eventCount: series.count, else count, and 1 for a singleton event of the
+// events.k8s.io API (count 0).
+func eventCount(o resource.Object, _ time.Time) any {
+	if n, ok := intOf(mapOf(o["series"])["count"]); ok {
+		return n
+	}
+	if n, _ := intOf(o["count"]); n != 0 {
+		return n
+	}
+	return int64(1)
+}
 
 func sinceCell(v any, now time.Time) any {
 	s, _ := v.(string)
@@ -164,17 +196,34 @@ func podStatus(o resource.Object, _ time.Time) any {
 	return "Unknown"
 }
 
-func podRestarts(o resource.Object, _ time.Time) any {
+// podRestarts is printPod's Restarts text: the containers' restartCount
+// summed, "N (AGE ago)" after the latest lastState.terminated.finishedAt.
+func podRestarts(o resource.Object, now time.Time) any {
 	statuses, _ := nestedOr(o, "status", "containerStatuses").([]any)
 	var n int64
+	var last time.Time
 	for _, s := range statuses {
 		c, _ := intOf(mapOf(s)["restartCount"])
 		n += c
+		fin := str(mapOf(nestedOr(mapOf(s), "lastState", "terminated")), "finishedAt")
+		if t, err := time.Parse(time.RFC3339, fin); err == nil && t.After(last) {
+			last = t
+		}
 	}
-	return n
+	if n != 0 && !last.IsZero() {
+		return strconv.FormatInt(n, 10) + " (" + HumanDuration(now.Sub(last)) + " ago)"
+	}
+	return strconv.FormatInt(n, 10)
 }
 
 func serviceExternalIP(o resource.Object, _ time.Time) any {
+	switch str(mapOf(o["spec"]), "type") {
+	case "ExternalName":
+		return str(mapOf(o["spec"]), "externalName")
+	case "", "ClusterIP", "NodePort", "LoadBalancer":
+	default:
+		return "<unknown>"
+	}
 	ips := strs(nestedOr(o, "spec", "externalIPs"))
 	for _, in := range listOf(nestedOr(o, "status", "loadBalancer", "ingress")) {
 		if ip := str(mapOf(in), "ip"); ip != "" {

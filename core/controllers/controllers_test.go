@@ -23,11 +23,14 @@ type env struct {
 	mgr *controllers.Manager
 }
 
-func start(t *testing.T) *env {
+func start(t *testing.T) *env { return startNodes(t, 1) }
+
+// startNodes runs the controllers with that many simulated Nodes.
+func startNodes(t *testing.T, nodes int) *env {
 	t.Helper()
 	srv := apiserver.New(apiserver.Options{})
 	ctx, cancel := context.WithCancel(context.Background())
-	mgr := controllers.Start(ctx, srv, srv.Store(), controllers.Options{Logf: t.Logf})
+	mgr := controllers.Start(ctx, srv, srv.Store(), controllers.Options{Logf: t.Logf, Nodes: nodes})
 	t.Cleanup(func() {
 		cancel()
 		select {
@@ -454,7 +457,7 @@ func TestDanglingOwnerIsCollected(t *testing.T) {
 func TestStopsOnCancel(t *testing.T) {
 	srv := apiserver.New(apiserver.Options{})
 	ctx, cancel := context.WithCancel(context.Background())
-	mgr := controllers.Start(ctx, srv, srv.Store(), controllers.Options{})
+	mgr := controllers.Start(ctx, srv, srv.Store(), controllers.Options{Nodes: 1})
 	cancel()
 	select {
 	case <-mgr.Done():
@@ -475,5 +478,40 @@ func TestStopsOnCancel(t *testing.T) {
 	srv.ServeHTTP(rec, req)
 	if strings.Contains(rec.Body.String(), `"Running"`) {
 		t.Error("pod started after stop")
+	}
+}
+
+// TestNoNodes: with Nodes 0 (make serve NODES=0, the shape of a control
+// plane without scheduler or kubelet) the workload controllers still create
+// pods, but nothing makes them Running: they stay Pending as created, with
+// no kubelet entry in their managedFields.
+func TestNoNodes(t *testing.T) {
+	e := startNodes(t, 0)
+	e.must(201, "POST", pods, "application/json", m{"metadata": m{"name": "solo"},
+		"spec": m{"containers": []any{m{"name": "c", "image": "nginx"}}}})
+	e.must(201, "POST", deploys, "application/json", deployment("web", 2, "nginx"))
+	e.eventually("the ReplicaSet's 2 pods", func() (bool, string) {
+		n := len(e.items(pods + "?labelSelector=app%3Dweb"))
+		return n == 2, itoa(int64(n))
+	})
+	e.eventually("idle", func() (bool, string) { return e.mgr.Idle(), "" })
+	for _, p := range e.items(pods) {
+		t.Run(gets(p, "metadata", "name"), func(t *testing.T) {
+			if ph := gets(p, "status", "phase"); ph != "Pending" {
+				t.Errorf("phase = %q, want Pending", ph)
+			}
+			if cs := get(p, "status", "containerStatuses"); cs != nil {
+				t.Errorf("containerStatuses = %v", cs)
+			}
+			for _, f := range get(p, "metadata", "managedFields").([]any) {
+				if gets(f, "manager") == "kubelet" {
+					t.Errorf("kubelet wrote %v", f)
+				}
+			}
+		})
+	}
+	d := e.must(200, "GET", deploys+"/web", "", nil)
+	if geti(d, "status", "readyReplicas") != 0 || geti(d, "status", "replicas") != 2 {
+		t.Errorf("deployment status = %v", get(d, "status"))
 	}
 }

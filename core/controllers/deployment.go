@@ -249,6 +249,7 @@ func (m *Manager) calculateStatus(all []obj, newRS obj, d obj) obj {
 	setNonZero(st, "readyReplicas", sumRS(all, "status", "readyReplicas"))
 	setNonZero(st, "availableReplicas", avail)
 	setNonZero(st, "unavailableReplicas", unavail)
+	st["terminatingReplicas"] = sumRS(all, "status", "terminatingReplicas")
 	if c, ok := num(d, "status", "collisionCount"); ok {
 		st["collisionCount"] = c
 	}

@@ -35,7 +35,7 @@ func FuzzReconcile(f *testing.F) {
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		m := &Manager{api: okHandler{}, st: st, opts: Options{Now: time.Now}, ctx: ctx,
+		m := &Manager{api: okHandler{}, st: st, opts: Options{Now: time.Now, Nodes: 1}, ctx: ctx,
 			cm: client{h: okHandler{}, ua: controllerManagerUA}, kubelet: client{h: okHandler{}, ua: kubeletUA},
 			q: newQueue(), done: make(chan struct{}), retries: map[string]int{}}
 		for _, k := range keys {

@@ -44,11 +44,17 @@ func (m *Manager) syncJob(j obj) error {
 		return nil
 	}
 	if boolean(j, "spec", "suspend") {
-		return nil
+		return m.suspendJob(j)
 	}
 	st := copyObj(child(j, "status"))
 	if st == nil {
 		st = obj{}
+	}
+	if c := getCondition(st, "Suspended"); c != nil && str(c, "status") == "True" {
+		// resumed: the condition turns False and the clock restarts
+		setJobCondition(st, "Suspended", "False", "JobResumed", "Job resumed", m.timestamp())
+		st["startTime"] = m.timestamp()
+		m.record(j, kJobs, jobController, "Normal", "Resumed", "Job resumed")
 	}
 	if str(st, "startTime") == "" {
 		st["startTime"] = m.timestamp()
@@ -166,6 +172,46 @@ func (m *Manager) syncJob(j obj) error {
 		st["active"] = numOr(st, 0, "active") + 1
 	}
 	return m.updateStatus(kJobs, j, st)
+}
+
+// suspendJob: a suspended Job that has not finished gets the condition
+// Suspended=True (reason JobSuspended, "Job suspended"), its startTime is
+// cleared (MutableSchedulingDirectivesForSuspendedJobs, on in v1.36+) and
+// the event "Suspended" is recorded, as syncJob does. No pod is started.
+func (m *Manager) suspendJob(j obj) error {
+	st := copyObj(child(j, "status"))
+	if st == nil {
+		st = obj{}
+	}
+	if c := getCondition(st, "Suspended"); c != nil && str(c, "status") == "True" {
+		return nil
+	}
+	setJobCondition(st, "Suspended", "True", "JobSuspended", "Job suspended", m.timestamp())
+	delete(st, "startTime")
+	st["ready"] = int64(0)
+	st["terminating"] = int64(0)
+	if _, ok := st["uncountedTerminatedPods"]; !ok {
+		st["uncountedTerminatedPods"] = obj{}
+	}
+	if err := m.updateStatus(kJobs, j, st); err != nil {
+		return err
+	}
+	m.record(j, kJobs, jobController, "Normal", "Suspended", "Job suspended")
+	return nil
+}
+
+// setJobCondition replaces the condition of that type, or appends it.
+func setJobCondition(st obj, typ, status, reason, message, now string) {
+	c := obj{"type": typ, "status": status, "reason": reason, "message": message,
+		"lastProbeTime": now, "lastTransitionTime": now}
+	conds := list(st, "conditions")
+	for i, x := range conds {
+		if xm, _ := x.(map[string]any); xm != nil && xm["type"] == typ {
+			conds[i] = c
+			return
+		}
+	}
+	st["conditions"] = append(conds, c)
 }
 
 // removeJobTracking drops the job-tracking finalizer from a pod.

@@ -1,9 +1,9 @@
 // Package controllers runs, in-process, the controllers a cluster has so
 // that the classic demos work without nodes: the garbage collector
 // (ownerReferences: background, foreground and orphan deletion), the
-// Deployment, ReplicaSet, StatefulSet, DaemonSet and Job controllers, and a
-// "kubelet" that makes every pod Running and Ready at once (no container
-// ever runs; Job pods go straight to Succeeded).
+// Deployment, ReplicaSet, StatefulSet, DaemonSet and Job controllers, and —
+// unless Options.Nodes is 0 — a "kubelet" that makes every pod Running and
+// Ready at once (no container ever runs; Job pods go straight to Succeeded).
 //
 // They are API clients: every write is an HTTP request to the API server's
 // handler (with kube-controller-manager's or kubelet's User-Agent), so the
@@ -38,7 +38,16 @@ type Options struct {
 	Now func() time.Time
 	// Logf, if set, receives one line per failed reconcile.
 	Logf func(format string, args ...any)
+	// Nodes is the number of Nodes the simulated kubelet stands for. With
+	// 0 — the shape of a control plane without scheduler, kubelet or Nodes,
+	// like ../shared/oracle — nothing makes Pods Running: they stay Pending
+	// as created. Any positive number runs the kubelet-less lifecycle of
+	// pods.go (no Node objects are written yet).
+	Nodes int
 }
+
+// DefaultNodes is the Nodes of Starter and of the native command's -nodes.
+const DefaultNodes = 1
 
 // Manager is the running controllers.
 type Manager struct {
@@ -62,7 +71,21 @@ type Manager struct {
 //
 //	apiserver.New(apiserver.Options{Controllers: controllers.Starter})
 func Starter(ctx context.Context, api http.Handler, st *store.Store, now func() time.Time) {
-	Start(ctx, api, st, Options{Now: now})
+	Start(ctx, api, st, Options{Now: now, Nodes: DefaultNodes})
+}
+
+// StarterWith is Starter with these options (their Now is the server's
+// clock unless set):
+//
+//	apiserver.New(apiserver.Options{Controllers: controllers.StarterWith(controllers.Options{Nodes: 0})})
+func StarterWith(opts Options) func(ctx context.Context, api http.Handler, st *store.Store, now func() time.Time) {
+	return func(ctx context.Context, api http.Handler, st *store.Store, now func() time.Time) {
+		o := opts
+		if o.Now == nil {
+			o.Now = now
+		}
+		Start(ctx, api, st, o)
+	}
 }
 
 // Start runs the controllers until ctx ends. api serves the requests, st

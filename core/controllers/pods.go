@@ -9,7 +9,9 @@ import (
 	"strings"
 )
 
-// The kubelet-less pod lifecycle. No node and no container runtime exist:
+// The kubelet-less pod lifecycle (only with Options.Nodes > 0; with 0 pods
+// stay Pending as on a control plane without Nodes). No node and no
+// container runtime exist:
 // a new pod is reported, in one status write by "kubelet", as scheduled,
 // initialised and Running with every container started and ready (Job pods
 // go straight to Succeeded with exit code 0). spec.nodeName stays empty
@@ -31,8 +33,8 @@ func (m *Manager) syncPod(p obj) error {
 			return err
 		}
 	}
-	if deleting(p) {
-		return nil
+	if deleting(p) || m.opts.Nodes <= 0 {
+		return nil // no Node to run on: the pod stays Pending
 	}
 	switch str(p, "status", "phase") {
 	case "", "Pending":

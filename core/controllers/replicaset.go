@@ -157,8 +157,16 @@ func (m *Manager) syncReplicaSet(rs obj) error {
 			}
 		}
 	}
+	var terminating int64
+	for _, p := range pods {
+		if deleting(p) && !terminal(p) {
+			terminating++
+		}
+	}
 	status := map[string]any{"replicas": int64(len(active))}
 	setNonZero(status, "fullyLabeledReplicas", full)
+	// DeploymentReplicaSetTerminatingReplicas (beta, on in v1.37): always set
+	status["terminatingReplicas"] = terminating
 	setNonZero(status, "readyReplicas", ready)
 	setNonZero(status, "availableReplicas", avail)
 	setNonZero(status, "observedGeneration", generation(rs))

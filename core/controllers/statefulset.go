@@ -108,7 +108,6 @@ func (m *Manager) manageStatefulPods(s obj, pods map[int64]obj, start, want int6
 		pod := podFromTemplate(child(s, "spec", "template"), s, kStatefulSets)
 		pname := fmt.Sprintf("%s-%d", sname, i)
 		md := ensure(pod, "metadata")
-		delete(md, "generateName")
 		md["name"] = pname
 		labels := ensure(md, "labels")
 		labels["controller-revision-hash"] = revision

@@ -134,3 +134,43 @@ func TestPausedDeployment(t *testing.T) {
 		t.Fatalf("resumed deployment: %d replica sets", n)
 	}
 }
+
+// TestJobSuspendResume: a suspended Job gets Suspended=True (JobSuspended)
+// and no pods or startTime; resuming turns the condition False (JobResumed),
+// sets startTime and starts its pod.
+func TestJobSuspendResume(t *testing.T) {
+	e := start(t)
+	const path = "/apis/batch/v1/namespaces/default/jobs"
+	job := m{"apiVersion": "batch/v1", "kind": "Job", "metadata": m{"name": "later"},
+		"spec": m{"suspend": true, "template": m{"spec": m{"restartPolicy": "Never",
+			"containers": []any{m{"name": "c", "image": "busybox"}}}}}}
+	e.must(201, "POST", path, "application/json", job)
+	var j m
+	e.eventually("Suspended", func() (bool, string) {
+		j = e.must(200, "GET", path+"/later", "", nil)
+		b, _ := json.Marshal(j["status"])
+		return gets(cond(j, "Suspended"), "status") == "True", string(b)
+	})
+	e.eventually("idle", func() (bool, string) { return e.mgr.Idle(), "" })
+	j = e.must(200, "GET", path+"/later", "", nil)
+	t.Run("suspended", func(t *testing.T) {
+		c := cond(j, "Suspended")
+		if c["reason"] != "JobSuspended" || c["message"] != "Job suspended" || get(j, "status", "startTime") != nil {
+			t.Errorf("status = %v", j["status"])
+		}
+		if n := len(e.items(pods + "?labelSelector=job-name%3Dlater")); n != 0 {
+			t.Errorf("%d pods", n)
+		}
+	})
+	e.must(200, "PATCH", path+"/later", "application/merge-patch+json", m{"spec": m{"suspend": false}})
+	e.eventually("resumed", func() (bool, string) {
+		j = e.must(200, "GET", path+"/later", "", nil)
+		b, _ := json.Marshal(j["status"])
+		c := cond(j, "Suspended")
+		return c["status"] == "False" && c["reason"] == "JobResumed" && gets(j, "status", "startTime") != "", string(b)
+	})
+	e.eventually("its pod", func() (bool, string) {
+		n := len(e.items(pods + "?labelSelector=job-name%3Dlater"))
+		return n == 1, itoa(int64(n))
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"sort"
 	"strconv"
@@ -162,6 +163,17 @@ func lookupPath(v any, path string) (any, bool) {
 		return v, true
 	}
 	for _, seg := range strings.Split(path, ".") {
+		if seg == "#" { // the length of a list or map
+			switch t := v.(type) {
+			case map[string]any:
+				v = json.Number(strconv.Itoa(len(t)))
+				continue
+			case []any:
+				v = json.Number(strconv.Itoa(len(t)))
+				continue
+			}
+			return nil, false
+		}
 		switch t := v.(type) {
 		case map[string]any:
 			e, ok := t[seg]
@@ -170,6 +182,19 @@ func lookupPath(v any, path string) (any, bool) {
 			}
 			v = e
 		case []any:
+			if k, want, ok := strings.Cut(seg, "="); ok { // the first element whose k is want
+				found := false
+				for _, e := range t {
+					if m, _ := e.(map[string]any); m != nil && m[k] == want {
+						v, found = e, true
+						break
+					}
+				}
+				if !found {
+					return nil, false
+				}
+				continue
+			}
 			i, err := strconv.Atoi(seg)
 			if err != nil || i < 0 || i >= len(t) {
 				return nil, false
@@ -180,6 +205,18 @@ func lookupPath(v any, path string) (any, bool) {
 		}
 	}
 	return v, true
+}
+
+// fieldText renders a waited-for value as the recorder does: nothing (a
+// missing field) as "", booleans as true/false, else as scalarText.
+func fieldText(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return ""
+	case bool:
+		return strconv.FormatBool(t)
+	}
+	return scalarText(v)
 }
 
 // scalarText is a captured value as text: strings as they are, numbers as
@@ -325,6 +362,11 @@ func isPermutation(s string, items []string, used []bool) bool {
 
 // tableAges applies normalisation rule 7 everywhere below v: in a Table,
 // cells of "date" columns become "<age>".
+// ageColumns are the built-in printers' columns that hold a duration
+// relative to the time of the request although they are typed "string"
+// (the conformance README, "Recording your own transcripts").
+var ageColumns = map[string]bool{"Age": true, "Last Seen": true, "First Seen": true, "Last Schedule": true, "Duration": true}
+
 func tableAges(v any) {
 	switch t := v.(type) {
 	case map[string]any:
@@ -338,13 +380,16 @@ func tableAges(v any) {
 		rows, _ := t["rows"].([]any)
 		for i, c := range cols {
 			cm, _ := c.(map[string]any)
-			if cm == nil || cm["type"] != "date" {
+			if cm == nil || (cm["type"] != "date" && !ageColumns[fmt.Sprint(cm["name"])]) {
 				continue
 			}
 			for _, r := range rows {
 				rm, _ := r.(map[string]any)
 				cells, _ := rm["cells"].([]any)
-				if i < len(cells) {
+				if i >= len(cells) {
+					continue
+				}
+				if _, isStr := cells[i].(string); isStr { // as the recorder: text cells only
 					cells[i] = "<age>"
 				}
 			}

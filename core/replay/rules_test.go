@@ -75,6 +75,11 @@ func TestNormaliseRules(t *testing.T) {
 			Body: []byte(`{"kind":"Table","columnDefinitions":[{"name":"Name","type":"string"},{"name":"Age","type":"date"}],"rows":[{"cells":["w1","5s"]},{"cells":["w2"]}]}`)}},
 		want: []string{"\"w1\",\n        \"<age>\"", "\"cells\": [\n        \"w2\"\n      ]"},
 	}, {
+		name: "built-in printers' age columns (typed string) become <age>, text cells only",
+		steps: []RawStep{{Kind: KindRequest, Status: 200, ContentType: json,
+			Body: []byte(`{"kind":"Table","columnDefinitions":[{"name":"Name","type":"string"},{"name":"Last Seen","type":"string"},{"name":"Duration","type":"string"},{"name":"Count","type":"integer"}],"rows":[{"cells":["e1","7s",null,3]}]}`)}},
+		want: []string{"\"e1\",\n        \"<age>\",\n        null,\n        3"},
+	}, {
 		name: "ignore paths, numbers as written, text and binary bodies",
 		steps: []RawStep{
 			{Kind: KindRequest, Status: 200, ContentType: json, Ignore: []string{"items.*.metadata.managedFields", "paths"},
@@ -120,6 +125,31 @@ func TestDiff(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			if got := Diff(c.a, c.b); got != c.want {
 				t.Errorf("Diff:\n%s\nwant:\n%s", got, c.want)
+			}
+		})
+	}
+}
+
+// TestLookupPath: the dotted paths of captures and waits, with "#" (length)
+// and "key=value" (first list element whose key has that value).
+func TestLookupPath(t *testing.T) {
+	doc, _ := decodeJSON([]byte(`{"status":{"observedGeneration":2,"ready":true,"conditions":[{"type":"Available","status":"False"},{"type":"Progressing","reason":"NewReplicaSetAvailable"}]},"items":[1,2,3]}`))
+	cases := []struct{ path, want string }{
+		{"status.observedGeneration", "2"},
+		{"status.ready", "true"},
+		{"status.conditions.type=Progressing.reason", "NewReplicaSetAvailable"},
+		{"status.conditions.type=Available.status", "False"},
+		{"status.conditions.type=Missing.status", ""},
+		{"status.conditions.1.type", "Progressing"},
+		{"items.#", "3"},
+		{"status.#", "3"},
+		{"status.replicas", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.path, func(t *testing.T) {
+			v, _ := lookupPath(doc, c.path)
+			if got := fieldText(v); got != c.want {
+				t.Errorf("%s = %q, want %q", c.path, got, c.want)
 			}
 		})
 	}

@@ -427,7 +427,7 @@ func (r *runner) poll(p plainRequest, w *Wait) (bool, string) {
 	if resp.StatusCode != want {
 		return false, fmt.Sprintf("status %d", resp.StatusCode)
 	}
-	if w.Condition == "" {
+	if w.Condition == "" && w.Field == "" {
 		return true, ""
 	}
 	if resp.StatusCode != http.StatusOK {
@@ -438,6 +438,15 @@ func (r *runner) poll(p plainRequest, w *Wait) (bool, string) {
 		return false, err.Error()
 	}
 	v, _ := decodeJSON(b)
+	if w.Field != "" {
+		// A missing field renders as "" (so value "" waits for it to go).
+		var missing []string
+		got, _ := lookupPath(v, w.Field)
+		if s := fieldText(got); s != r.subst(w.Value, nil, &missing) {
+			return false, fmt.Sprintf("%s = %q", w.Field, s)
+		}
+		return true, ""
+	}
 	conds, _ := lookupPath(v, "status.conditions")
 	list, _ := conds.([]any)
 	for _, c := range list {

@@ -96,11 +96,15 @@ type Request struct {
 	BodyText *string         `json:"bodyText,omitempty"`
 }
 
-// Wait polls a path until it answers a status and/or a condition.
+// Wait polls a path until it answers a status and/or a condition, or (with
+// Field) until the value at that dotted path renders as Value — the waits
+// of transcripts recorded from a full control plane, for its controllers.
 type Wait struct {
 	Path           string  `json:"path"`
 	Query          Strings `json:"query,omitempty"`
 	Condition      string  `json:"condition,omitempty"`
+	Field          string  `json:"field,omitempty"`
+	Value          string  `json:"value,omitempty"`
 	Status         int     `json:"status,omitempty"`
 	TimeoutSeconds float64 `json:"timeoutSeconds,omitempty"`
 	Optional       bool    `json:"optional,omitempty"`

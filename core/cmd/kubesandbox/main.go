@@ -21,6 +21,7 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:6443", "address to listen on")
 	kubeconfig := flag.String("kubeconfig", "kubeconfig.yaml", "where to write a kubeconfig for this server (empty: don't)")
 	ctrl := flag.Bool("controllers", true, "run the in-process controllers (garbage collector, Deployments, ReplicaSets, Jobs, kubelet-less Pods)")
+	nodes := flag.Int("nodes", controllers.DefaultNodes, "simulated Nodes; 0: nothing runs Pods, they stay Pending (a control plane without scheduler or kubelet)")
 	flag.Parse()
 
 	ln, err := net.Listen("tcp", *addr)
@@ -28,9 +29,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	if *nodes < 0 {
+		fmt.Fprintln(os.Stderr, "-nodes must not be negative")
+		os.Exit(2)
+	}
 	opts := apiserver.Options{}
 	if *ctrl {
-		opts.Controllers = controllers.Starter
+		opts.Controllers = controllers.StarterWith(controllers.Options{Nodes: *nodes})
 	}
 	srv := &http.Server{Handler: apiserver.New(opts)}
 	go srv.Serve(ln)
