@@ -1,6 +1,9 @@
 package builtin
 
-import "github.com/kubesandbox/kubesandbox/core/resource"
+import (
+	"github.com/kubesandbox/kubesandbox/core/builtin/corev1"
+	"github.com/kubesandbox/kubesandbox/core/resource"
+)
 
 // entry is one catalogue row: the resource and its schema definition name.
 type entry struct {
@@ -98,7 +101,8 @@ var catalogue = []entry{
 			col("Nominated Node", "string", 1, doc("core/v1.PodStatus.nominatedNodeName"), ".status.nominatedNodeName"),
 			col("Readiness Gates", "string", 1, doc("core/v1.PodSpec.readinessGates"), ""),
 		},
-		Hooks: resource.Hooks{Default: defaultPod, PrepareCreate: preparePodCreate},
+		Hooks: resource.Hooks{Default: defaultPod, PrepareCreate: preparePodCreate,
+			Validate: corev1.ValidatePod},
 	}},
 	{def: "io.k8s.api.core.v1.Secret", res: resource.Resource{
 		Version: "v1", Resource: "secrets", Singular: "secret", Kind: "Secret", ListKind: "SecretList",
