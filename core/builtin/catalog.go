@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"github.com/kubesandbox/kubesandbox/core/builtin/apps"
 	"github.com/kubesandbox/kubesandbox/core/builtin/corev1"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 )
@@ -152,7 +153,7 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			col("Selector", "string", 1, doc("apps/v1.DaemonSetSpec.selector"), ""),
 		},
-		Hooks: resource.Hooks{Default: defaultDaemonSet},
+		Hooks: resource.Hooks{Default: defaultDaemonSet, Validate: apps.ValidateDaemonSet},
 	}},
 	{def: "io.k8s.api.apps.v1.Deployment", res: resource.Resource{
 		Group: "apps", Version: "v1", Resource: "deployments", Singular: "deployment", Kind: "Deployment", ListKind: "DeploymentList",
@@ -166,7 +167,7 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			col("Selector", "string", 1, doc("apps/v1.DeploymentSpec.selector"), ""),
 		},
-		Hooks: resource.Hooks{Default: defaultDeployment},
+		Hooks: resource.Hooks{Default: defaultDeployment, Validate: apps.ValidateDeployment},
 	}},
 	{def: "io.k8s.api.apps.v1.ReplicaSet", res: resource.Resource{
 		Group: "apps", Version: "v1", Resource: "replicasets", Singular: "replicaset", Kind: "ReplicaSet", ListKind: "ReplicaSetList",
@@ -181,7 +182,7 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			col("Selector", "string", 1, doc("apps/v1.ReplicaSetSpec.selector"), ""),
 		},
-		Hooks: resource.Hooks{Default: defaultReplicaSet},
+		Hooks: resource.Hooks{Default: defaultReplicaSet, Validate: apps.ValidateReplicaSet},
 	}},
 	{def: "io.k8s.api.apps.v1.StatefulSet", res: resource.Resource{
 		Group: "apps", Version: "v1", Resource: "statefulsets", Singular: "statefulset", Kind: "StatefulSet", ListKind: "StatefulSetList",
@@ -192,7 +193,7 @@ var catalogue = []entry{
 			col("Ready", "string", 0, "Number of the pod with ready state", ""), // readyReplicas/replicas
 			ageColumn, containers, images,
 		},
-		Hooks: resource.Hooks{Default: defaultStatefulSet},
+		Hooks: resource.Hooks{Default: defaultStatefulSet, Validate: apps.ValidateStatefulSet},
 	}},
 
 	// batch/v1

@@ -174,3 +174,15 @@ func IsConfigMapKey(v string) []string {
 	}
 	return errs
 }
+
+// IsValidPercent is apimachinery's IsValidPercent ("[0-9]+%").
+func IsValidPercent(s string) []string {
+	ok := len(s) > 1 && s[len(s)-1] == '%'
+	for i := 0; ok && i < len(s)-1; i++ {
+		ok = s[i] >= '0' && s[i] <= '9'
+	}
+	if !ok {
+		return []string{validation.RegexError("a valid percent string must be a numeric string followed by an ending '%'", "[0-9]+%", "1%", "93%")}
+	}
+	return nil
+}
