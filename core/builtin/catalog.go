@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"github.com/kubesandbox/kubesandbox/core/builtin/apps"
+	"github.com/kubesandbox/kubesandbox/core/builtin/batch"
 	"github.com/kubesandbox/kubesandbox/core/builtin/corev1"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 )
@@ -210,7 +211,7 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			col("Selector", "string", 1, doc("batch/v1.JobSpec.selector"), ""),
 		},
-		Hooks: resource.Hooks{Default: defaultCronJob},
+		Hooks: resource.Hooks{Default: defaultCronJob, Validate: batch.ValidateCronJob},
 	}},
 	{def: "io.k8s.api.batch.v1.Job", res: resource.Resource{
 		Group: "batch", Version: "v1", Resource: "jobs", Singular: "job", Kind: "Job", ListKind: "JobList",
@@ -224,7 +225,7 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			col("Selector", "string", 1, doc("batch/v1.JobSpec.selector"), ""),
 		},
-		Hooks: resource.Hooks{Default: defaultJob},
+		Hooks: resource.Hooks{Default: defaultJob, PrepareCreate: batch.PrepareJobCreate, Validate: batch.ValidateJob},
 	}},
 
 	// apiextensions.k8s.io/v1: served with the default table convertor.

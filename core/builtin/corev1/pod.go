@@ -132,7 +132,7 @@ func validatePodUpdate(pod, old map[string]any) field.ErrorList {
 		setOrDelete(munged, "nodeSelector", oldSpec["nodeSelector"])
 		setOrDelete(munged, "affinity", oldSpec["affinity"])
 	}
-	if !semanticEqual(munged, oldSpec) {
+	if !SemanticEqual(munged, oldSpec) {
 		errs = append(errs, field.Forbidden(sp, "pod updates may not change fields other than "+updatablePodSpecFields+"\n"+specDiff(oldSpec, munged)))
 	}
 	return errs
@@ -146,41 +146,6 @@ func setOrDelete(m map[string]any, k string, v any) {
 	}
 }
 
-// semanticEqual compares two decoded specs as the Go structs would: an
-// empty list or object equals an absent one.
-func semanticEqual(a, b any) bool {
-	return reflect.DeepEqual(prune(a), prune(b))
-}
-
-func prune(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := map[string]any{}
-		for k, e := range t {
-			if p := prune(e); p != nil {
-				out[k] = p
-			}
-		}
-		if len(out) == 0 {
-			return nil
-		}
-		return out
-	case []any:
-		if len(t) == 0 {
-			return nil
-		}
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = prune(e)
-		}
-		return out
-	case float64:
-		if t == float64(int64(t)) {
-			return int64(t)
-		}
-	}
-	return v
-}
 
 func validateOnlyAddedTolerations(nt, ot []map[string]any, p *field.Path) field.ErrorList {
 	for _, o := range ot {
@@ -188,7 +153,7 @@ func validateOnlyAddedTolerations(nt, ot []map[string]any, p *field.Path) field.
 		for _, n := range nt {
 			oc := jsonx.CopyObject(o)
 			setOrDelete(oc, "tolerationSeconds", n["tolerationSeconds"])
-			if semanticEqual(oc, n) {
+			if SemanticEqual(oc, n) {
 				found = true
 				break
 			}
