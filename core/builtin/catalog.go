@@ -50,7 +50,7 @@ var catalogue = []entry{
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
 			col("Data", "string", 0, doc("core/v1.ConfigMap.data"), ""), // len(data)+len(binaryData)
 			ageColumn},
-		Hooks: resource.Hooks{Default: defaultConfigMap},
+		Hooks: resource.Hooks{Default: defaultConfigMap, Validate: corev1.ValidateConfigMap},
 	}},
 	{def: "io.k8s.api.core.v1.Event", res: resource.Resource{
 		Version: "v1", Resource: "events", Singular: "event", Kind: "Event", ListKind: "EventList",
@@ -83,7 +83,8 @@ var catalogue = []entry{
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
 			col("Status", "string", 0, "The status of the namespace", ".status.phase"),
 			ageColumn},
-		Hooks: resource.Hooks{Default: defaultNamespace, PrepareCreate: prepareNamespaceCreate, PrepareUpdate: prepareNamespaceUpdate},
+		Hooks: resource.Hooks{Default: defaultNamespace, PrepareCreate: prepareNamespaceCreate, PrepareUpdate: prepareNamespaceUpdate,
+			Validate: corev1.ValidateNamespace},
 	}},
 	{def: "io.k8s.api.core.v1.Pod", res: resource.Resource{
 		Version: "v1", Resource: "pods", Singular: "pod", Kind: "Pod", ListKind: "PodList",
@@ -114,7 +115,7 @@ var catalogue = []entry{
 			col("Type", "string", 0, doc("core/v1.Secret.type"), ".type"),
 			col("Data", "string", 0, doc("core/v1.Secret.data"), ""), // len(data)
 			ageColumn},
-		Hooks: resource.Hooks{Default: defaultSecret},
+		Hooks: resource.Hooks{Default: defaultSecret, Validate: corev1.ValidateSecret},
 	}},
 	{def: "io.k8s.api.core.v1.ServiceAccount", res: resource.Resource{
 		Version: "v1", Resource: "serviceaccounts", Singular: "serviceaccount", Kind: "ServiceAccount", ListKind: "ServiceAccountList",
@@ -122,6 +123,7 @@ var catalogue = []entry{
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
 			col("Secrets", "string", 0, doc("core/v1.ServiceAccount.secrets"), ""), // len(secrets)
 			ageColumn},
+		Hooks: resource.Hooks{Validate: corev1.ValidateServiceAccount},
 	}},
 	{def: "io.k8s.api.core.v1.Service", res: resource.Resource{
 		Version: "v1", Resource: "services", Singular: "service", Kind: "Service", ListKind: "ServiceList",

@@ -345,4 +345,3 @@ func copyKey(dst, src map[string]any, k string) {
 		delete(dst, k)
 	}
 }
-

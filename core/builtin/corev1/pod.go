@@ -146,7 +146,6 @@ func setOrDelete(m map[string]any, k string, v any) {
 	}
 }
 
-
 func validateOnlyAddedTolerations(nt, ot []map[string]any, p *field.Path) field.ErrorList {
 	for _, o := range ot {
 		found := false
