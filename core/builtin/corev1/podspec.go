@@ -63,11 +63,6 @@ func validatePodSpec(spec map[string]any, p *field.Path, isPod bool) field.Error
 	if Bool(spec, "shareProcessNamespace") && (Bool(spec, "hostPID")) {
 		errs = append(errs, field.Invalid(p.Child("shareProcessNamespace"), true, "ShareProcessNamespace and HostPID cannot both be enabled"))
 	}
-	for i, s := range Objs(spec, "imagePullSecrets") {
-		if Str(s, "name") == "" {
-			errs = append(errs, field.Required(p.Child("imagePullSecrets").Index(i).Child("name"), ""))
-		}
-	}
 	errs = append(errs, validateDNSConfig(spec, p.Child("dnsConfig"))...)
 	for i, g := range Objs(spec, "readinessGates") {
 		ct := Str(g, "conditionType")
@@ -125,7 +120,7 @@ func validatePodSpec(spec map[string]any, p *field.Path, isPod bool) field.Error
 		case "":
 			errs = append(errs, field.Required(p.Child("os").Child("name"), ""))
 		default:
-			errs = append(errs, field.NotSupported(p.Child("os").Child("name"), name, []string{"linux", "windows"}))
+			errs = append(errs, field.NotSupported(p.Child("os"), name, []string{"linux", "windows"}))
 		}
 	}
 	return errs

@@ -161,22 +161,22 @@ var standardResources = []string{"cpu", "memory", "ephemeral-storage", "requests
 
 // validateResourceName is ValidateContainerResourceName.
 func validateResourceName(name string, p *field.Path) field.ErrorList {
+	// validateResourceName
 	errs := ValidateLabelName(name, p)
-	if len(errs) > 0 {
-		return errs
-	}
+	unprefixed := !strings.Contains(name, "/")
 	huge := strings.HasPrefix(name, "hugepages-")
-	if !strings.Contains(name, "/") {
-		if !has(standardResources, name) && !huge && !strings.HasPrefix(name, "requests.hugepages-") {
-			return field.ErrorList{field.Invalid(p, name, "must be a standard resource type or fully qualified")}
-		}
+	if len(errs) == 0 && unprefixed && !has(standardResources, name) && !huge && !strings.HasPrefix(name, "requests.hugepages-") {
+		errs = append(errs, field.Invalid(p, name, "must be a standard resource type or fully qualified"))
+	}
+	// ValidateContainerResourceName
+	if unprefixed {
 		if name != "cpu" && name != "memory" && name != "ephemeral-storage" && !huge {
-			return field.ErrorList{field.Invalid(p, name, "must be a standard resource for containers")}
+			errs = append(errs, field.Invalid(p, name, "must be a standard resource for containers"))
 		}
 	} else if !isNative(name) && !isExtended(name) {
-		return field.ErrorList{field.Invalid(p, name, "doesn't follow extended resource name standard")}
+		errs = append(errs, field.Invalid(p, name, "doesn't follow extended resource name standard"))
 	}
-	return nil
+	return errs
 }
 
 func isNative(name string) bool {
