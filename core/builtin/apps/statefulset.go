@@ -122,6 +122,9 @@ func templateToValidate(spec, tmpl map[string]any) map[string]any {
 	}
 	t := jsonx.CopyObject(tmpl)
 	ts = jsonx.CopyObject(ts)
+	if ts == nil {
+		ts = map[string]any{}
+	}
 	t["spec"] = ts
 	delete(ts, "hostname")
 	delete(ts, "subdomain")

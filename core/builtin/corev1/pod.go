@@ -112,6 +112,9 @@ func validatePodUpdate(pod, old map[string]any) field.ErrorList {
 	}
 	// munge the updatable fields to their old values and compare the rest
 	munged := jsonx.CopyObject(spec)
+	if munged == nil {
+		munged = map[string]any{}
+	}
 	for _, k := range []string{"containers", "initContainers"} {
 		oc := Objs(oldSpec, k)
 		for i, c := range List(munged, k) {
