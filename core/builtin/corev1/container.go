@@ -19,7 +19,7 @@ type podCtx struct {
 	os            string
 }
 
-func validateContainers(ctrs []map[string]any, present bool, c *podCtx, p *field.Path) field.ErrorList {
+func validateContainers(ctrs []map[string]any, c *podCtx, p *field.Path) field.ErrorList {
 	if len(ctrs) == 0 {
 		return field.ErrorList{field.Required(p, "")}
 	}

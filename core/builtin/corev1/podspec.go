@@ -53,7 +53,7 @@ func validatePodSpec(spec map[string]any, p *field.Path, isPod bool) field.Error
 	c.volumes = vols
 	errs = append(errs, verrs...)
 	ctrs := Objs(spec, "containers")
-	errs = append(errs, validateContainers(ctrs, Has(spec, "containers"), c, p.Child("containers"))...)
+	errs = append(errs, validateContainers(ctrs, c, p.Child("containers"))...)
 	errs = append(errs, validateInitContainers(Objs(spec, "initContainers"), ctrs, c, p.Child("initContainers"))...)
 	errs = append(errs, validateHostNetworkDeps(spec, p, isPod)...)
 	errs = append(errs, enum(c.restartPolicy, restartPolicies, p.Child("restartPolicy"))...)
