@@ -138,7 +138,7 @@ var catalogue = []entry{
 			ageColumn,
 			col("Selector", "string", 1, doc("core/v1.ServiceSpec.selector"), ""),
 		},
-		Hooks: resource.Hooks{Default: defaultService},
+		Hooks: resource.Hooks{Default: defaultService, Validate: corev1.ValidateService},
 	}},
 
 	// apps/v1

@@ -135,6 +135,12 @@ func RefCauses(gvk schema.GroupVersionKind, data, oldData []byte) (causes []stri
 		} else {
 			errs = commonUpdate(o, old, func() field.ErrorList { return batchvalidation.ValidateCronJobUpdate(o, old.(*batch.CronJob), opts) })
 		}
+	case *core.Service:
+		if old == nil {
+			errs = commonCreate(o, func() field.ErrorList { return corevalidation.ValidateServiceCreate(o) })
+		} else {
+			errs = commonUpdate(o, old, func() field.ErrorList { return corevalidation.ValidateServiceUpdate(o, old.(*core.Service)) })
+		}
 	case *core.ConfigMap:
 		if old == nil {
 			errs = commonCreate(o, func() field.ErrorList { return corevalidation.ValidateConfigMap(o) })

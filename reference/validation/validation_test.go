@@ -139,6 +139,9 @@ func withMeta(b []byte, update bool) []byte {
 	if json.Unmarshal(b, &m) != nil {
 		return b
 	}
+	if m["kind"] == "Service" && !update {
+		allocate(m)
+	}
 	meta, _ := m["metadata"].(map[string]any)
 	if meta == nil {
 		meta = map[string]any{}
@@ -150,6 +153,34 @@ func withMeta(b []byte, update bool) []byte {
 	}
 	out, _ := json.Marshal(m)
 	return out
+}
+
+// allocate does for the reference what the service registry does before
+// validation (the sandbox allocates after): a cluster IP, its family, and
+// node ports for NodePort and LoadBalancer services.
+func allocate(m map[string]any) {
+	spec, _ := m["spec"].(map[string]any)
+	if spec == nil || spec["type"] == "ExternalName" {
+		return
+	}
+	if ip, _ := spec["clusterIP"].(string); ip == "" {
+		spec["clusterIP"] = "10.96.0.10"
+		spec["clusterIPs"] = []any{"10.96.0.10"}
+	}
+	if spec["ipFamilyPolicy"] == nil {
+		spec["ipFamilyPolicy"] = "SingleStack"
+	}
+	if spec["ipFamilies"] == nil {
+		spec["ipFamilies"] = []any{"IPv4"}
+	}
+	if t := spec["type"]; t == "NodePort" || t == "LoadBalancer" {
+		ports, _ := spec["ports"].([]any)
+		for i, p := range ports {
+			if pm, ok := p.(map[string]any); ok && pm["nodePort"] == nil {
+				pm["nodePort"] = 30000 + i
+			}
+		}
+	}
 }
 
 type tally struct {
