@@ -129,6 +129,18 @@ func schemaValidate(res *resource.Resource, obj object) field.ErrorList {
 		return nil
 	}
 	errs := schema.Validate(res.Schema, obj)
+	if !res.CRD && res.Hooks.Validate != nil {
+		// a built-in with its own validation (core/builtin/<group>) keeps
+		// only the schema's type errors: list-map keys, scale paths and
+		// the rest are not kube-apiserver's checks for it
+		var typeErrs field.ErrorList
+		for _, e := range errs {
+			if e.Type == field.TypeTypeInvalid {
+				typeErrs = append(typeErrs, e)
+			}
+		}
+		return typeErrs
+	}
 	if res.Scale != nil {
 		errs = append(errs, schema.ValidateScaleSpec(obj, res.Scale.SpecReplicasPath)...)
 		errs = append(errs, schema.ValidateScaleStatus(obj, res.Scale.StatusReplicasPath, res.Scale.LabelSelectorPath)...)

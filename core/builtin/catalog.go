@@ -1,6 +1,11 @@
 package builtin
 
-import "github.com/kubesandbox/kubesandbox/core/resource"
+import (
+	"github.com/kubesandbox/kubesandbox/core/builtin/apps"
+	"github.com/kubesandbox/kubesandbox/core/builtin/batch"
+	"github.com/kubesandbox/kubesandbox/core/builtin/corev1"
+	"github.com/kubesandbox/kubesandbox/core/resource"
+)
 
 // entry is one catalogue row: the resource and its schema definition name.
 type entry struct {
@@ -50,7 +55,7 @@ var catalogue = []entry{
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
 			withCell(col("Data", "string", 0, doc("core/v1.ConfigMap.data"), ""), configMapData), // len(data)+len(binaryData)
 			ageColumn},
-		Hooks: resource.Hooks{Default: defaultConfigMap},
+		Hooks: resource.Hooks{Default: defaultConfigMap, Validate: corev1.ValidateConfigMap},
 	}},
 	{def: "io.k8s.api.core.v1.Event", res: resource.Resource{
 		Version: "v1", Resource: "events", Singular: "event", Kind: "Event", ListKind: "EventList",
@@ -85,7 +90,8 @@ var catalogue = []entry{
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
 			col("Status", "string", 0, "The status of the namespace", ".status.phase"),
 			ageColumn},
-		Hooks: resource.Hooks{Default: defaultNamespace, PrepareCreate: prepareNamespaceCreate, PrepareUpdate: prepareNamespaceUpdate},
+		Hooks: resource.Hooks{Default: defaultNamespace, PrepareCreate: prepareNamespaceCreate, PrepareUpdate: prepareNamespaceUpdate,
+			Validate: corev1.ValidateNamespace},
 	}},
 	{def: "io.k8s.api.core.v1.Pod", res: resource.Resource{
 		Version: "v1", Resource: "pods", Singular: "pod", Kind: "Pod", ListKind: "PodList",
@@ -106,7 +112,8 @@ var catalogue = []entry{
 			col("Nominated Node", "string", 1, doc("core/v1.PodStatus.nominatedNodeName"), ".status.nominatedNodeName"),
 			withCell(col("Readiness Gates", "string", 1, doc("core/v1.PodSpec.readinessGates"), ""), noneCell),
 		},
-		Hooks: resource.Hooks{Default: defaultPod, PrepareCreate: preparePodCreate},
+		Hooks: resource.Hooks{Default: defaultPod, PrepareCreate: preparePodCreate,
+			Validate: corev1.ValidatePod},
 	}},
 	{def: "io.k8s.api.core.v1.Secret", res: resource.Resource{
 		Version: "v1", Resource: "secrets", Singular: "secret", Kind: "Secret", ListKind: "SecretList",
@@ -117,7 +124,7 @@ var catalogue = []entry{
 			col("Type", "string", 0, doc("core/v1.Secret.type"), ".type"),
 			withCell(col("Data", "string", 0, doc("core/v1.Secret.data"), ""), secretData), // len(data)
 			ageColumn},
-		Hooks: resource.Hooks{Default: defaultSecret},
+		Hooks: resource.Hooks{Default: defaultSecret, Validate: corev1.ValidateSecret},
 	}},
 	{def: "io.k8s.api.core.v1.ServiceAccount", res: resource.Resource{
 		Version: "v1", Resource: "serviceaccounts", Singular: "serviceaccount", Kind: "ServiceAccount", ListKind: "ServiceAccountList",
@@ -126,6 +133,7 @@ var catalogue = []entry{
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
 			withCell(col("Secrets", "string", 0, doc("core/v1.ServiceAccount.secrets"), ""), serviceAccountSecrets), // len(secrets)
 			ageColumn},
+		Hooks: resource.Hooks{Validate: corev1.ValidateServiceAccount},
 	}},
 	{def: "io.k8s.api.core.v1.Service", hooks: serviceHooks, res: resource.Resource{
 		Version: "v1", Resource: "services", Singular: "service", Kind: "Service", ListKind: "ServiceList",
@@ -141,7 +149,7 @@ var catalogue = []entry{
 			ageColumn,
 			withCell(col("Selector", "string", 1, doc("core/v1.ServiceSpec.selector"), ""), serviceSelector),
 		},
-		Hooks: resource.Hooks{Default: defaultService, PrepareCreate: prepareServiceCreate, PrepareUpdate: prepareServiceUpdate},
+		Hooks: resource.Hooks{Default: defaultService, PrepareCreate: prepareServiceCreate, PrepareUpdate: prepareServiceUpdate, Validate: corev1.ValidateService},
 	}},
 
 	// apps/v1
@@ -159,7 +167,7 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			withCell(col("Selector", "string", 1, doc("apps/v1.DaemonSetSpec.selector"), ""), selectorCell),
 		},
-		Hooks: resource.Hooks{Default: defaultDaemonSet, PrepareCreate: prepareDaemonSetCreate, PrepareUpdate: prepareDaemonSetUpdate},
+		Hooks: resource.Hooks{Default: defaultDaemonSet, PrepareCreate: prepareDaemonSetCreate, PrepareUpdate: prepareDaemonSetUpdate, Validate: apps.ValidateDaemonSet},
 	}},
 	{def: "io.k8s.api.apps.v1.Deployment", res: resource.Resource{
 		Group: "apps", Version: "v1", Resource: "deployments", Singular: "deployment", Kind: "Deployment", ListKind: "DeploymentList",
@@ -173,7 +181,7 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			withCell(col("Selector", "string", 1, doc("apps/v1.DeploymentSpec.selector"), ""), selectorCell),
 		},
-		Hooks: resource.Hooks{Default: defaultDeployment},
+		Hooks: resource.Hooks{Default: defaultDeployment, Validate: apps.ValidateDeployment},
 	}},
 	{def: "io.k8s.api.apps.v1.ReplicaSet", res: resource.Resource{
 		Group: "apps", Version: "v1", Resource: "replicasets", Singular: "replicaset", Kind: "ReplicaSet", ListKind: "ReplicaSetList",
@@ -188,7 +196,7 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			withCell(col("Selector", "string", 1, doc("apps/v1.ReplicaSetSpec.selector"), ""), selectorCell),
 		},
-		Hooks: resource.Hooks{Default: defaultReplicaSet},
+		Hooks: resource.Hooks{Default: defaultReplicaSet, Validate: apps.ValidateReplicaSet},
 	}},
 	{def: "io.k8s.api.apps.v1.StatefulSet", res: resource.Resource{
 		Group: "apps", Version: "v1", Resource: "statefulsets", Singular: "statefulset", Kind: "StatefulSet", ListKind: "StatefulSetList",
@@ -199,7 +207,7 @@ var catalogue = []entry{
 			withCell(col("Ready", "string", 0, "Number of the pod with ready state", ""), readyOfReplicas), // readyReplicas/replicas
 			ageColumn, containers, images,
 		},
-		Hooks: resource.Hooks{Default: defaultStatefulSet},
+		Hooks: resource.Hooks{Default: defaultStatefulSet, Validate: apps.ValidateStatefulSet},
 	}},
 
 	// batch/v1
@@ -216,7 +224,7 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			withCell(col("Selector", "string", 1, doc("batch/v1.JobSpec.selector"), ""), selectorCell),
 		},
-		Hooks: resource.Hooks{Default: defaultCronJob},
+		Hooks: resource.Hooks{Default: defaultCronJob, Validate: batch.ValidateCronJob},
 	}},
 	{def: "io.k8s.api.batch.v1.Job", res: resource.Resource{
 		Group: "batch", Version: "v1", Resource: "jobs", Singular: "job", Kind: "Job", ListKind: "JobList",
@@ -230,7 +238,7 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			withCell(col("Selector", "string", 1, doc("batch/v1.JobSpec.selector"), ""), selectorCell),
 		},
-		Hooks: resource.Hooks{Default: defaultJob, PrepareCreate: prepareJobCreate},
+		Hooks: resource.Hooks{Default: defaultJob, PrepareCreate: prepareJobCreate, Validate: batch.ValidateJob},
 	}},
 
 	// apiextensions.k8s.io/v1: served with the default table convertor.

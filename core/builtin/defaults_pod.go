@@ -23,6 +23,10 @@ func defaultPod(obj map[string]any) {
 	if spec == nil {
 		return
 	}
+	// SetDefaults_Pod (not PodSpec): a negative grace period becomes 1
+	if g, ok := num(spec, "terminationGracePeriodSeconds"); ok && g < 0 {
+		spec["terminationGracePeriodSeconds"] = int64(1)
+	}
 	defaultPodSpec(spec)
 	for _, c := range items(spec, "containers") {
 		requestsFromLimits(c)

@@ -13,6 +13,9 @@ func FuzzHooks(f *testing.F) {
 	f.Add(`{"spec":{"template":{"spec":{"volumes":[{"name":"v"}]}},"strategy":{"type":"RollingUpdate"}}}`)
 	f.Add(`{"spec":{"ports":[{"port":"x","targetPort":null}],"clusterIP":"None"}}`)
 	f.Add(`{"metadata":{"name":"n","labels":"x"},"spec":{"finalizers":"y"}}`)
+	f.Add(`{"spec":{"containers":[{"resources":{"limits":{"cpu":"1.5Gi"},"requests":{"cpu":5}}}],"tolerations":[{}],"os":{}}}`)
+	f.Add(`{"spec":{"schedule":"TZ=0","timeZone":"","jobTemplate":{"spec":{"selector":{}}},"selector":{"matchExpressions":[{"operator":"In"}]}}}`)
+	f.Add(`{"data":{"..":1},"binaryData":{"a":"!!"},"stringData":{"x":null},"immutable":true,"type":"kubernetes.io/tls"}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		obj, err := jsonx.DecodeObject([]byte(s))
 		if err != nil {
@@ -29,6 +32,11 @@ func FuzzHooks(f *testing.F) {
 			}
 			if h.PrepareUpdate != nil {
 				h.PrepareUpdate(o, obj)
+			}
+			if h.Validate != nil {
+				_ = h.Validate(o, nil)
+				_ = h.Validate(o, obj)
+				_ = h.Validate(obj, o)
 			}
 		}
 	})

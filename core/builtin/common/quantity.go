@@ -1,0 +1,216 @@
+package common
+
+import (
+	"math/big"
+	"strings"
+)
+
+// Quantity is a parsed resource.Quantity: value = m × 10^e, plus the
+// format its suffix chose (which decides its canonical spelling).
+type Quantity struct {
+	m      *big.Int
+	e      int
+	binary bool // BinarySI (Ki, Mi, ...)
+	exp    bool // DecimalExponent (1e3)
+}
+
+var (
+	decSuffix = map[string]int{"": 0, "n": -9, "u": -6, "m": -3, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
+	binSuffix = map[string]uint{"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
+	big10     = big.NewInt(10)
+)
+
+// ParseQuantity parses a quantity as written in JSON: a string such as
+// "100m", "1.5Gi", "2e3", or a number.
+func ParseQuantity(v any) (Quantity, bool) {
+	switch t := v.(type) {
+	case string:
+		return parseQuantity(t)
+	case int64:
+		return Quantity{m: big.NewInt(t)}.normal(), true
+	case float64:
+		return parseQuantity(big.NewFloat(t).Text('f', -1))
+	}
+	return Quantity{}, false
+}
+
+func parseQuantity(s string) (Quantity, bool) {
+	q := Quantity{}
+	neg := false
+	switch {
+	case strings.HasPrefix(s, "-"):
+		neg, s = true, s[1:]
+	case strings.HasPrefix(s, "+"):
+		s = s[1:]
+	}
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	whole := s[:i]
+	frac := ""
+	if i < len(s) && s[i] == '.' {
+		j := i + 1
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		frac, i = s[i+1:j], j
+	}
+	if whole == "" && frac == "" {
+		return q, false
+	}
+	suffix := s[i:]
+	m, ok := new(big.Int).SetString(whole+frac, 10)
+	if !ok {
+		return q, false
+	}
+	q.m, q.e = m, -len(frac)
+	if e, ok := decSuffix[suffix]; ok {
+		q.e += e
+	} else if b, ok := binSuffix[suffix]; ok {
+		q.m.Lsh(q.m, b)
+		q.binary = true
+	} else if len(suffix) > 1 && (suffix[0] == 'e' || suffix[0] == 'E') {
+		n, ok := atoi(suffix[1:])
+		if !ok {
+			return q, false
+		}
+		q.e += n
+		q.exp = true
+	} else {
+		return q, false
+	}
+	if neg {
+		q.m.Neg(q.m)
+	}
+	return q.normal(), true
+}
+
+func atoi(s string) (int, bool) {
+	neg := false
+	switch {
+	case strings.HasPrefix(s, "-"):
+		neg, s = true, s[1:]
+	case strings.HasPrefix(s, "+"):
+		s = s[1:]
+	}
+	if s == "" || len(s) > 6 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// normal rounds to nano precision (away from zero, as Quantity does) and
+// strips trailing zeros from the mantissa.
+func (q Quantity) normal() Quantity {
+	if q.m.Sign() == 0 {
+		q.e = 0
+		return q
+	}
+	if q.e < -9 {
+		d := new(big.Int).Exp(big10, big.NewInt(int64(-9-q.e)), nil)
+		r := new(big.Int)
+		neg := q.m.Sign() < 0
+		a := new(big.Int).Abs(q.m)
+		a.QuoRem(a, d, r)
+		if r.Sign() != 0 {
+			a.Add(a, big.NewInt(1))
+		}
+		if neg {
+			a.Neg(a)
+		}
+		q.m, q.e = a, -9
+	}
+	r := new(big.Int)
+	for q.m.Sign() != 0 {
+		qq, rr := new(big.Int).QuoRem(q.m, big10, r)
+		if rr.Sign() != 0 {
+			break
+		}
+		q.m = qq
+		q.e++
+	}
+	return q
+}
+
+// Sign is -1, 0 or 1.
+func (q Quantity) Sign() int { return q.m.Sign() }
+
+// Cmp compares two quantities.
+func (q Quantity) Cmp(o Quantity) int {
+	a, b := new(big.Int).Set(q.m), new(big.Int).Set(o.m)
+	switch {
+	case q.e > o.e:
+		a.Mul(a, new(big.Int).Exp(big10, big.NewInt(int64(q.e-o.e)), nil))
+	case o.e > q.e:
+		b.Mul(b, new(big.Int).Exp(big10, big.NewInt(int64(o.e-q.e)), nil))
+	}
+	return a.Cmp(b)
+}
+
+// IsInteger reports whether MilliValue()%1000 == 0, i.e. a whole number
+// once rounded up to milli units.
+func (q Quantity) IsInteger() bool {
+	return q.e >= 0 // normalised: a negative exponent means a fraction
+}
+
+// String is the canonical spelling (resource.Quantity.String()).
+func (q Quantity) String() string {
+	if q.m.Sign() == 0 {
+		return "0"
+	}
+	binary := q.binary
+	if binary {
+		lim := Quantity{m: big.NewInt(1024)}
+		abs := Quantity{m: new(big.Int).Abs(q.m), e: q.e}
+		if abs.Cmp(lim) < 0 || q.e < 0 {
+			binary = false
+		}
+	}
+	if binary {
+		n := new(big.Int).Mul(q.m, new(big.Int).Exp(big10, big.NewInt(int64(q.e)), nil))
+		times := 0
+		k := big.NewInt(1024)
+		r := new(big.Int)
+		for times < 6 {
+			qq, rr := new(big.Int).QuoRem(n, k, r)
+			if rr.Sign() != 0 || qq.Sign() == 0 {
+				break
+			}
+			n = qq
+			times++
+		}
+		return n.String() + []string{"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"}[times]
+	}
+	m, e := new(big.Int).Set(q.m), q.e
+	switch ((e % 3) + 3) % 3 {
+	case 1:
+		m.Mul(m, big10)
+		e--
+	case 2:
+		m.Mul(m, big.NewInt(100))
+		e -= 2
+	}
+	s := m.String()
+	if e == 0 {
+		return s
+	}
+	if !q.exp {
+		for k, v := range decSuffix {
+			if v == e && k != "" {
+				return s + k
+			}
+		}
+	}
+	return s + "e" + itoa(int64(e))
+}
