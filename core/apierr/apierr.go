@@ -211,3 +211,11 @@ func Internal(err error) *Error {
 	return &Error{http.StatusInternalServerError, ReasonInternalError,
 		fmt.Sprintf("Internal error occurred: %v", err), &Details{Causes: []Cause{{Message: err.Error()}}}}
 }
+
+// Unknown is how the real server answers an error that is not an API
+// error (a plain storage error such as "resourceVersion should not be set
+// on objects to be created"): 500, no reason, no details
+// (ErrorToAPIStatus's fallback).
+func Unknown(msg string) *Error {
+	return &Error{http.StatusInternalServerError, "", msg, nil}
+}

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
@@ -79,9 +80,6 @@ type createOpts struct {
 func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) (object, error) {
 	gr := apierr.GR{Group: res.Group, Resource: res.Resource}
 	m := meta(obj)
-	if rv := str(m, "resourceVersion"); rv != "" {
-		return nil, apierr.BadRequest("resourceVersion should not be set on objects to be created")
-	}
 	if str(m, "name") == "" && str(m, "generateName") == "" {
 		return nil, apierr.Invalid(apierr.GK{Group: res.Group, Kind: res.Kind}, "", validateMeta(res, obj, nil))
 	}
@@ -106,6 +104,14 @@ func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) 
 	if res.Hooks.Allocate != nil {
 		// after the field manager ran: nobody owns what it sets
 		res.Hooks.Allocate(obj)
+	}
+	if rv, err := strconv.ParseUint(str(m, "resourceVersion"), 10, 64); err == nil && rv != 0 && !o.dryRun && !o.applied {
+		// etcd3's Create refuses a resourceVersion it can parse (not "0",
+		// not "abc") with a plain error (500), after validation and
+		// admission, before the existence check; a dry run never reaches
+		// etcd and keeps it, and apply's create writes through
+		// GuaranteedUpdate, which sets the new one.
+		return nil, apierr.Unknown("resourceVersion should not be set on objects to be created")
 	}
 	key := storageKey(res, str(m, "namespace"), name)
 	var result object
