@@ -91,15 +91,28 @@ func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) 
 	if res.Hooks.Default != nil {
 		res.Hooks.Default(obj)
 	}
+	// managedFields record the object as decoded and defaulted: what the
+	// kind's PrepareCreate (the strategy's PrepareForCreate, admission)
+	// adds next is nobody's, as on the real server, where the field
+	// manager runs in the handler before the registry
+	decoded := obj
+	if res.Hooks.PrepareCreate != nil {
+		decoded = jsonx.CopyObject(obj)
+		res.Hooks.PrepareCreate(obj)
+	}
 	if err := validate(res, obj, nil); err != nil {
 		return nil, err
 	}
 	if !o.applied {
-		managed, err := s.fieldManagerFor(res).Update(nil, obj, o.manager, "", s.now())
+		managed, err := s.fieldManagerFor(res).Update(nil, decoded, o.manager, "", s.now())
 		if err != nil {
 			return nil, err
 		}
-		obj = managed
+		if mf, ok := meta(managed)["managedFields"]; ok {
+			m["managedFields"] = mf
+		} else {
+			delete(m, "managedFields")
+		}
 	}
 	if res.Hooks.Allocate != nil {
 		// after the field manager ran: nobody owns what it sets

@@ -118,6 +118,10 @@ type Hooks struct {
 	// the server's clock as a metadata timestamp. The marked object is
 	// stored without update validation (deletion fields are immutable).
 	BeginDelete func(obj Object, finalizers []string, now string) bool
+	// ForbidDelete reports why obj may not be deleted ("" allows it), as
+	// admission would: a DELETE (after its preconditions) answers 403
+	// Forbidden with that reason, e.g. the namespace "default".
+	ForbidDelete func(obj Object) string
 	// Held reports that something besides metadata.finalizers keeps obj,
 	// which is being deleted, stored: an update that leaves it without
 	// finalizers removes it only when Held is false (a Namespace's
