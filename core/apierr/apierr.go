@@ -219,3 +219,17 @@ func Internal(err error) *Error {
 func Unknown(msg string) *Error {
 	return &Error{http.StatusInternalServerError, "", msg, nil}
 }
+
+// MethodNotAllowed is the generic 405 of a path that exists without the
+// method (a review collection's GET): "the server does not allow this
+// method on the requested resource", details {}.
+func MethodNotAllowed() *Error {
+	return &Error{http.StatusMethodNotAllowed, ReasonMethodNotAllowed,
+		"the server does not allow this method on the requested resource", &Details{}}
+}
+
+// NotFoundPath is the generic 404 Status of a path below a served
+// resource that has no handler (an object of a review resource).
+func NotFoundPath() *Error {
+	return &Error{http.StatusNotFound, ReasonNotFound, "the server could not find the requested resource", &Details{}}
+}

@@ -25,6 +25,34 @@ func (q *request) create() error {
 	return q.respond(http.StatusCreated, out)
 }
 
+// answer serves a virtual resource (resource.Hooks.Answer): a create is
+// decoded and checked as any, gets its managedFields and is answered by
+// the kind; nothing is stored, dry run or not.
+func (q *request) answer() error {
+	if q.ri.name != "" || q.ri.subresource != "" {
+		return apierr.NotFoundPath()
+	}
+	if q.ri.verb != "create" {
+		return apierr.MethodNotAllowed()
+	}
+	if err := q.checkFieldManager(); err != nil {
+		return err
+	}
+	obj, _, err := q.decodeWrite(true)
+	if err != nil {
+		return err
+	}
+	obj, err = q.s.fieldManagerFor(q.res).Update(nil, obj, q.managerName(), "", q.s.now())
+	if err != nil {
+		return err
+	}
+	out, err := q.res.Hooks.Answer(obj, q.s.timestamp())
+	if err != nil {
+		return err
+	}
+	return q.respond(http.StatusCreated, out)
+}
+
 // decodeWrite is the common front of create and update: options, body,
 // type meta, name and namespace against the URL, and fieldValidation.
 // With anyName, the body's name is not compared with the URL's; an empty

@@ -25,6 +25,9 @@ type request struct {
 }
 
 func (q *request) dispatch() error {
+	if q.res.Hooks.Answer != nil {
+		return q.answer()
+	}
 	switch q.ri.verb {
 	case "create", "update", "patch":
 		if err := q.checkFieldManager(); err != nil {

@@ -133,6 +133,13 @@ type Hooks struct {
 	// CustomResourceDefinition makes the server serve its versions. An
 	// error is the request's answer (the write itself stays committed).
 	Controller func(c Cluster, ev Event) error
+	// Answer makes the resource virtual, as the review APIs are: nothing
+	// is stored, create is the only verb (other methods on the collection
+	// answer 405, any path below it 404), and a create answers 201 with
+	// what Answer returns for the decoded object, its managedFields
+	// written (now: the server's clock as a metadata timestamp). An error
+	// is the answer instead.
+	Answer func(obj Object, now string) (Object, error)
 }
 
 // EventType says what happened to the object of an Event.
