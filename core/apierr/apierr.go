@@ -233,3 +233,9 @@ func MethodNotAllowed() *Error {
 func NotFoundPath() *Error {
 	return &Error{http.StatusNotFound, ReasonNotFound, "the server could not find the requested resource", &Details{}}
 }
+
+// NotAcceptableMessage is a 406 with the server's own explanation (a
+// metadata-only form asked of the wrong shape of answer).
+func NotAcceptableMessage(msg string) *Error {
+	return &Error{http.StatusNotAcceptable, ReasonNotAcceptable, msg, nil}
+}

@@ -119,6 +119,13 @@ func (q *request) respond(code int, v object) error {
 		writeObject(q.w, code, output{media: mediaJSON}, t)
 		return nil
 	}
+	if q.out.partial != "" {
+		p, err := q.partialAnswer(v)
+		if err != nil {
+			return err
+		}
+		v = p
+	}
 	writeObject(q.w, code, q.out, v)
 	return nil
 }

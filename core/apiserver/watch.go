@@ -90,6 +90,10 @@ func (q *request) watch() error {
 				obj = t
 			}
 		}
+		if m, ok := obj.(map[string]any); ok && q.out.partial != "" && typ != "ERROR" {
+			// a metadata informer's watch: every object as PartialObjectMetadata
+			obj = q.partialObject(m)
+		}
 		b, err := jsonx.Marshal(map[string]any{"type": typ, "object": obj})
 		if err != nil {
 			return false
