@@ -75,7 +75,10 @@ type PrinterColumn struct {
 // server (core/apiserver) calls them and knows no kind by name. Every hook
 // may be nil. A create runs, in order:
 //
-//	PrepareCreate ─▶ Default ─▶ Name + Validate ─▶ managedFields ─▶ Allocate ─▶ store ─▶ Controller(Created)
+//	Default ─▶ PrepareCreate ─▶ Name + Validate ─▶ managedFields ─▶ Allocate ─▶ store ─▶ Controller(Created)
+//
+// (managedFields record the object as it was before PrepareCreate, as the
+// real field manager runs before the strategy and admission)
 //
 // an update (PUT, PATCH, apply, a status write):
 //
