@@ -208,8 +208,9 @@ func Timeout(msg string, retryAfter int32) *Error {
 }
 
 // Unknown is how the real server answers an error that is not a Status
-// (ErrorToAPIStatus's default): 500, no reason (StatusReasonUnknown), the
-// error's text as the message.
+// (ErrorToAPIStatus's default; e.g. etcd3's plain "resourceVersion should
+// not be set on objects to be created"): 500, no reason
+// (StatusReasonUnknown), the error's text as the message, no details.
 func Unknown(msg string) *Error {
 	return &Error{http.StatusInternalServerError, "", msg, nil}
 }
@@ -238,4 +239,24 @@ func ApplyConflict(causes []Cause, msg string) *Error {
 func Internal(err error) *Error {
 	return &Error{http.StatusInternalServerError, ReasonInternalError,
 		fmt.Sprintf("Internal error occurred: %v", err), &Details{Causes: []Cause{{Message: err.Error()}}}}
+}
+
+// MethodNotAllowed is the generic 405 of a path that exists without the
+// method (a review collection's GET): "the server does not allow this
+// method on the requested resource", details {}.
+func MethodNotAllowed() *Error {
+	return &Error{http.StatusMethodNotAllowed, ReasonMethodNotAllowed,
+		"the server does not allow this method on the requested resource", &Details{}}
+}
+
+// NotFoundPath is the generic 404 Status of a path below a served
+// resource that has no handler (an object of a review resource).
+func NotFoundPath() *Error {
+	return &Error{http.StatusNotFound, ReasonNotFound, "the server could not find the requested resource", &Details{}}
+}
+
+// NotAcceptableMessage is a 406 with the server's own explanation (a
+// metadata-only form asked of the wrong shape of answer).
+func NotAcceptableMessage(msg string) *Error {
+	return &Error{http.StatusNotAcceptable, ReasonNotAcceptable, msg, nil}
 }

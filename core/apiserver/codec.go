@@ -30,6 +30,12 @@ var servedMediaTypes = []string{mediaJSON, mediaYAML, mediaProtobuf}
 type output struct {
 	media string // mediaJSON or mediaYAML
 	table bool   // as=Table;g=meta.k8s.io;v=v1
+	// partial: "PartialObjectMetadata" or "PartialObjectMetadataList"
+	// (as=...;g=meta.k8s.io;v=v1): metadata only
+	partial string
+	// metaVersion is the meta.k8s.io version of a Table or partial answer:
+	// v1 or v1beta1
+	metaVersion string
 	// includeObject for tables: None, Metadata (default), Object
 	includeObject string
 }
@@ -49,11 +55,23 @@ func negotiate(r *http.Request) (output, error) {
 		}
 		switch mt {
 		case "*/*", "application/*", mediaJSON, "application/json-patch+json", mediaYAML:
-			if params["as"] == "Table" {
-				if params["g"] == "meta.k8s.io" && (params["v"] == "v1" || params["v"] == "v1beta1") {
-					return output{media: mediaJSON, table: true, includeObject: r.URL.Query().Get("includeObject")}, nil
+			metaV := params["v"]
+			metaOK := params["g"] == "meta.k8s.io" && (metaV == "v1" || metaV == "v1beta1")
+			switch params["as"] {
+			case "Table":
+				if metaOK {
+					return output{media: mediaJSON, table: true, metaVersion: metaV, includeObject: r.URL.Query().Get("includeObject")}, nil
 				}
 				continue
+			case "PartialObjectMetadata", "PartialObjectMetadataList":
+				if !metaOK {
+					continue
+				}
+				media := mediaJSON
+				if mt == mediaYAML {
+					media = mediaYAML
+				}
+				return output{media: media, partial: params["as"], metaVersion: metaV}, nil
 			}
 			if params["as"] != "" {
 				continue

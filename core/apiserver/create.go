@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
@@ -18,6 +19,34 @@ func (q *request) create() error {
 		return err
 	}
 	out, err := q.s.createObject(q.res, obj, createOpts{manager: q.managerName(), dryRun: dry})
+	if err != nil {
+		return err
+	}
+	return q.respond(http.StatusCreated, out)
+}
+
+// answer serves a virtual resource (resource.Hooks.Answer): a create is
+// decoded and checked as any, gets its managedFields and is answered by
+// the kind; nothing is stored, dry run or not.
+func (q *request) answer() error {
+	if q.ri.name != "" || q.ri.subresource != "" {
+		return apierr.NotFoundPath()
+	}
+	if q.ri.verb != "create" {
+		return apierr.MethodNotAllowed()
+	}
+	if err := q.checkFieldManager(); err != nil {
+		return err
+	}
+	obj, _, err := q.decodeWrite(true)
+	if err != nil {
+		return err
+	}
+	obj, err = q.s.fieldManagerFor(q.res).Update(nil, obj, q.managerName(), "", q.s.now())
+	if err != nil {
+		return err
+	}
+	out, err := q.res.Hooks.Answer(obj, q.s.timestamp())
 	if err != nil {
 		return err
 	}
@@ -79,9 +108,6 @@ type createOpts struct {
 func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) (object, error) {
 	gr := apierr.GR{Group: res.Group, Resource: res.Resource}
 	m := meta(obj)
-	if rv := str(m, "resourceVersion"); rv != "" {
-		return nil, apierr.BadRequest("resourceVersion should not be set on objects to be created")
-	}
 	if str(m, "name") == "" && str(m, "generateName") == "" {
 		return nil, apierr.Invalid(apierr.GK{Group: res.Group, Kind: res.Kind}, "", validateMeta(res, obj, nil))
 	}
@@ -98,7 +124,11 @@ func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) 
 		if err != nil {
 			return nil, err
 		}
-		obj = managed
+		if mf, ok := meta(managed)["managedFields"]; ok {
+			m["managedFields"] = mf
+		} else {
+			delete(m, "managedFields")
+		}
 	}
 	prepareCreateHook(res, obj)
 	if err := validate(res, obj, nil); err != nil {
@@ -107,6 +137,14 @@ func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) 
 	if res.Hooks.Allocate != nil {
 		// after the field manager ran: nobody owns what it sets
 		res.Hooks.Allocate(obj)
+	}
+	if rv, err := strconv.ParseUint(str(m, "resourceVersion"), 10, 64); err == nil && rv != 0 && !o.dryRun && !o.applied {
+		// etcd3's Create refuses a resourceVersion it can parse (not "0",
+		// not "abc") with a plain error (500), after validation and
+		// admission, before the existence check; a dry run never reaches
+		// etcd and keeps it, and apply's create writes through
+		// GuaranteedUpdate, which sets the new one.
+		return nil, apierr.Unknown("resourceVersion should not be set on objects to be created")
 	}
 	key := storageKey(res, str(m, "namespace"), name)
 	var result object

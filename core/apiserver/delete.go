@@ -116,6 +116,11 @@ func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteO
 		if o.rv != "" && o.rv != str(m, "resourceVersion") {
 			return nil, 0, preconditionConflict(gk, name, fmt.Sprintf("the ResourceVersion in the precondition (%s) does not match the ResourceVersion in record (%s). The object might have been modified", o.rv, str(m, "resourceVersion")))
 		}
+		if res.Hooks.ForbidDelete != nil {
+			if why := res.Hooks.ForbidDelete(obj); why != "" {
+				return nil, 0, apierr.Forbidden(apierr.GR{Group: res.Group, Resource: res.Resource}, name, why)
+			}
+		}
 		if str(m, "deletionTimestamp") != "" {
 			return obj, writeUnchanged, nil // already being deleted
 		}

@@ -82,7 +82,9 @@ func (s *Server) serveResourceList(w http.ResponseWriter, r *http.Request, ri re
 		e := map[string]any{
 			"name": res.Resource, "singularName": res.Singular, "namespaced": res.Namespaced,
 			"kind": res.Kind, "verbs": toAnySlice(verbs),
-			"storageVersionHash": storageVersionHash(res),
+		}
+		if res.Hooks.Answer == nil { // a virtual resource stores nothing
+			e["storageVersionHash"] = storageVersionHash(res)
 		}
 		if len(res.ShortNames) > 0 {
 			e["shortNames"] = toAnySlice(res.ShortNames)

@@ -15,7 +15,7 @@ import (
 // canWriteRawList reports whether the list can be spliced: JSON out, no
 // Table, and objects stored in the version asked for.
 func (q *request) canWriteRawList() bool {
-	return q.out.media == mediaJSON && !q.out.table &&
+	return q.out.media == mediaJSON && !q.out.table && q.out.partial == "" &&
 		(q.res.StorageVersion == "" || q.res.StorageVersion == q.res.Version)
 }
 

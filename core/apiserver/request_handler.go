@@ -25,6 +25,9 @@ type request struct {
 }
 
 func (q *request) dispatch() error {
+	if q.res.Hooks.Answer != nil {
+		return q.answer()
+	}
 	switch q.ri.verb {
 	case "create", "update", "patch":
 		if err := q.checkFieldManager(); err != nil {
@@ -115,6 +118,13 @@ func (q *request) respond(code int, v object) error {
 		}
 		writeObject(q.w, code, output{media: mediaJSON}, t)
 		return nil
+	}
+	if q.out.partial != "" {
+		p, err := q.partialAnswer(v)
+		if err != nil {
+			return err
+		}
+		v = p
 	}
 	writeObject(q.w, code, q.out, v)
 	return nil

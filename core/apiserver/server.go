@@ -88,9 +88,7 @@ func New(opts Options) *Server {
 	if restored {
 		s.restoreControllers()
 	} else {
-		for _, ns := range defaultNamespaces {
-			s.bootstrapNamespace(ns)
-		}
+		s.bootstrap()
 	}
 	s.store.OnCommit(s.watchNamespaceContent)
 	if opts.Controllers != nil {

@@ -11,6 +11,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/kubesandbox/kubesandbox/core/builtin"
 	"github.com/kubesandbox/kubesandbox/core/internal/respbuf"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
@@ -20,8 +21,6 @@ import (
 // This file is the server's state as a whole: a durable start (restore
 // from a store.Durable), and export / import as a YAML List that
 // `kubectl apply -f` accepts.
-
-var defaultNamespaces = []string{"default", "kube-system", "kube-public", "kube-node-lease"}
 
 // NewDurable returns a Server whose state is restored from d (or, when d
 // holds nothing, freshly bootstrapped) and whose every write is durable
@@ -64,7 +63,7 @@ func (s *Server) Export() ([]byte, error) {
 			continue
 		}
 		rank := importRank(obj)
-		if rank == rankNamespace && isDefaultNamespace(str(m, "name")) {
+		if isBootstrap(res, m) {
 			continue
 		}
 		for _, k := range []string{"uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "selfLink", "ownerReferences", "deletionGracePeriodSeconds"} {
@@ -93,9 +92,12 @@ func (s *Server) Export() ([]byte, error) {
 	return yaml.JSONToYAML(j)
 }
 
-func isDefaultNamespace(name string) bool {
-	for _, d := range defaultNamespaces {
-		if name == d {
+// isBootstrap: the object is one the server creates at start (left out
+// of an export: every cluster has it).
+func isBootstrap(res *resource.Resource, m map[string]any) bool {
+	for _, seed := range builtin.Bootstrap() {
+		if seed.Group == res.Group && seed.Resource == res.Resource &&
+			metaStr(seed.Obj, "name") == str(m, "name") && metaStr(seed.Obj, "namespace") == str(m, "namespace") {
 			return true
 		}
 	}

@@ -51,7 +51,7 @@ func (q *request) table(v object) (object, error) {
 		}
 		rows = append(rows, q.tableRow(cells, it))
 	}
-	return object{"apiVersion": "meta.k8s.io/v1", "kind": "Table", "metadata": lm, "columnDefinitions": defs, "rows": rows}, nil
+	return object{"apiVersion": q.metaAPIVersion(), "kind": "Table", "metadata": lm, "columnDefinitions": defs, "rows": rows}, nil
 }
 
 // tableItems splits an object or a list into rows and the list metadata.
@@ -88,7 +88,7 @@ func (q *request) tableRow(cells []any, it object) map[string]any {
 	case "Object":
 		row["object"] = it
 	default:
-		row["object"] = map[string]any{"apiVersion": "meta.k8s.io/v1", "kind": "PartialObjectMetadata", "metadata": meta(it)}
+		row["object"] = q.partialObject(it)
 	}
 	return row
 }
@@ -110,7 +110,7 @@ func (q *request) builtinTable(v object) (object, error) {
 		}
 		rows = append(rows, q.tableRow(cells, it))
 	}
-	return object{"apiVersion": "meta.k8s.io/v1", "kind": "Table", "metadata": lm, "columnDefinitions": defs, "rows": rows}, nil
+	return object{"apiVersion": q.metaAPIVersion(), "kind": "Table", "metadata": lm, "columnDefinitions": defs, "rows": rows}, nil
 }
 
 // builtinCell computes one cell of a built-in's Table row: the column's

@@ -171,6 +171,10 @@ func (ws *watchStream) send(typ string, obj any) bool {
 			obj = t
 		}
 	}
+	if m, ok := obj.(map[string]any); ok && ws.q.out.partial != "" && typ != "ERROR" {
+		// a metadata informer's watch: every object as PartialObjectMetadata
+		obj = ws.q.partialObject(m)
+	}
 	b, err := jsonx.Marshal(map[string]any{"type": typ, "object": obj})
 	if err != nil {
 		return false

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/builtin"
 	"github.com/kubesandbox/kubesandbox/core/field"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
@@ -282,18 +283,17 @@ func (s *Server) namespaceCheck(res *resource.Resource, ns, name string) error {
 	return nil
 }
 
-// bootstrapNamespace creates a namespace at start.
-func (s *Server) bootstrapNamespace(name string) {
-	res := s.reg.lookup("", "v1", "namespaces")
-	obj := object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name}}
-	s.prepareCreate(res, obj) // the kind's hooks: status, spec.finalizers, the name label
-	if res.Hooks.Default != nil {
-		res.Hooks.Default(obj)
+// bootstrap creates what a new cluster holds (builtin.Bootstrap) through
+// the create path, as kube-apiserver's bootstrap controllers do.
+func (s *Server) bootstrap() {
+	for _, seed := range builtin.Bootstrap() {
+		res := s.reg.lookup(seed.Group, seed.Version, seed.Resource)
+		if res == nil {
+			continue
+		}
+		// cannot fail on an empty store: the seeds are valid, in order
+		s.createObject(res, seed.Obj, createOpts{manager: builtin.BootstrapManager})
 	}
-	s.store.Update(storageKey(res, "", name), func(cur *store.KV, next store.Revision) (store.Op, error) {
-		b, err := encodeForStore(obj, next)
-		return store.PutOp(b), err
-	})
 }
 
 var _ = http.StatusOK

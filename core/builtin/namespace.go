@@ -14,6 +14,7 @@ import (
 func namespaceHooks(h *resource.Hooks) {
 	h.Name = validation.NameIsDNSLabel
 	h.BeginDelete = namespaceBeginDelete
+	h.ForbidDelete = namespaceForbidDelete
 	h.Held = namespaceHeld
 	h.Controller = namespaceController
 }

@@ -156,9 +156,15 @@ func discoveryEntry(r *resource.Resource) discoveryResource {
 			verbs = crdVerbs
 		}
 	}
+	kind := &responseKind{Group: r.Group, Version: r.Version, Kind: r.Kind}
+	if r.Hooks.Answer != nil {
+		// the review APIs' storage names no group/version (kube-apiserver
+		// v1.37.2 answers {"group":"","version":"","kind":"TokenReview"})
+		kind = &responseKind{Kind: r.Kind}
+	}
 	d := discoveryResource{
 		Resource:         r.Resource,
-		ResponseKind:     &responseKind{Group: r.Group, Version: r.Version, Kind: r.Kind},
+		ResponseKind:     kind,
 		Scope:            scope,
 		SingularResource: r.Singular,
 		Verbs:            append([]string{}, verbs...),

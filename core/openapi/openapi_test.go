@@ -307,7 +307,7 @@ func TestV3Root(t *testing.T) {
 		}
 	}
 	sort.Strings(keys)
-	if got := strings.Join(keys, " "); got != "api/v1 apis/apiextensions.k8s.io/v1 apis/apps/v1 apis/batch/v1 apis/stable.example.com/v1" {
+	if got := strings.Join(keys, " "); got != "api/v1 apis/apiextensions.k8s.io/v1 apis/apps/v1 apis/authentication.k8s.io/v1 apis/authorization.k8s.io/v1 apis/batch/v1 apis/stable.example.com/v1" {
 		t.Fatalf("paths %s", got)
 	}
 }

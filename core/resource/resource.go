@@ -75,7 +75,10 @@ type PrinterColumn struct {
 // server (core/apiserver) calls them and knows no kind by name. Every hook
 // may be nil. A create runs, in order:
 //
-//	PrepareCreate ─▶ Default ─▶ Name + Validate ─▶ managedFields ─▶ Allocate ─▶ store ─▶ Controller(Created)
+//	Default ─▶ PrepareCreate ─▶ Name + Validate ─▶ managedFields ─▶ Allocate ─▶ store ─▶ Controller(Created)
+//
+// (managedFields record the object as it was before PrepareCreate, as the
+// real field manager runs before the strategy and admission)
 //
 // an update (PUT, PATCH, apply, a status write):
 //
@@ -118,6 +121,10 @@ type Hooks struct {
 	// the server's clock as a metadata timestamp. The marked object is
 	// stored without update validation (deletion fields are immutable).
 	BeginDelete func(obj Object, finalizers []string, now string) bool
+	// ForbidDelete reports why obj may not be deleted ("" allows it), as
+	// admission would: a DELETE (after its preconditions) answers 403
+	// Forbidden with that reason, e.g. the namespace "default".
+	ForbidDelete func(obj Object) string
 	// Held reports that something besides metadata.finalizers keeps obj,
 	// which is being deleted, stored: an update that leaves it without
 	// finalizers removes it only when Held is false (a Namespace's
@@ -129,6 +136,13 @@ type Hooks struct {
 	// CustomResourceDefinition makes the server serve its versions. An
 	// error is the request's answer (the write itself stays committed).
 	Controller func(c Cluster, ev Event) error
+	// Answer makes the resource virtual, as the review APIs are: nothing
+	// is stored, create is the only verb (other methods on the collection
+	// answer 405, any path below it 404), and a create answers 201 with
+	// what Answer returns for the decoded object, its managedFields
+	// written (now: the server's clock as a metadata timestamp). An error
+	// is the answer instead.
+	Answer func(obj Object, now string) (Object, error)
 }
 
 // EventType says what happened to the object of an Event.

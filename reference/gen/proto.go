@@ -79,6 +79,10 @@ func (g *generator) protoOf(owner string, t reflect.Type) string {
 			continue
 		}
 		kind := g.protoKind(owner+"."+name, f.Type)
+		if strings.Count(kind, "*")+strings.Count(kind, "%") > 1 {
+			// a map of lists (UserInfo.extra): left out, a decoder skips it
+			continue
+		}
 		if strings.Contains(","+opts+",", ",omitzero,") && ft.Kind() == reflect.Struct && kind != "t" && kind != "c" {
 			g.warnf("%s.%s: omitzero on %s is not described", owner, name, ft)
 		}

@@ -4,6 +4,8 @@ import (
 	"reflect"
 
 	appsv1 "k8s.io/api/apps/v1"
+	authenticationv1 "k8s.io/api/authentication/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -34,6 +36,13 @@ func Roots() []reflect.Type {
 		reflect.TypeFor[batchv1.CronJob](),
 		reflect.TypeFor[apiextensionsv1.CustomResourceDefinition](),
 		reflect.TypeFor[autoscalingv1.Scale](),
+		// The review APIs (virtual: answered, never stored).
+		reflect.TypeFor[authenticationv1.SelfSubjectReview](),
+		reflect.TypeFor[authenticationv1.TokenReview](),
+		reflect.TypeFor[authorizationv1.LocalSubjectAccessReview](),
+		reflect.TypeFor[authorizationv1.SelfSubjectAccessReview](),
+		reflect.TypeFor[authorizationv1.SelfSubjectRulesReview](),
+		reflect.TypeFor[authorizationv1.SubjectAccessReview](),
 		// The body of a DELETE (protobuf-encoded by typed clients).
 		reflect.TypeFor[metav1.DeleteOptions](),
 	}

@@ -12,6 +12,7 @@ import (
 
 // GroupVersion is the apiVersion of a root kind's Go type, from its
 // package: k8s.io/api/core/v1 -> "v1", k8s.io/api/apps/v1 -> "apps/v1",
+// k8s.io/api/authorization/v1 -> "authorization.k8s.io/v1",
 // apiextensions-apiserver's apiextensions/v1 -> "apiextensions.k8s.io/v1".
 // Types of meta/v1 (DeleteOptions) have none: "".
 func GroupVersion(t reflect.Type) string {
@@ -19,6 +20,9 @@ func GroupVersion(t reflect.Type) string {
 	switch {
 	case p == "k8s.io/api/core/v1":
 		return "v1"
+	case strings.HasPrefix(p, "k8s.io/api/authentication/"), strings.HasPrefix(p, "k8s.io/api/authorization/"):
+		g, v, _ := strings.Cut(strings.TrimPrefix(p, "k8s.io/api/"), "/")
+		return g + ".k8s.io/" + v
 	case strings.HasPrefix(p, "k8s.io/api/"):
 		return strings.TrimPrefix(p, "k8s.io/api/")
 	case p == "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1":

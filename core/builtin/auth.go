@@ -1,0 +1,125 @@
+package builtin
+
+import (
+	"strings"
+
+	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/field"
+	"github.com/kubesandbox/kubesandbox/core/resource"
+)
+
+// The authentication.k8s.io and authorization.k8s.io review APIs
+// (`kubectl auth whoami`, `kubectl auth can-i`, webhooks' TokenReview and
+// SubjectAccessReview): virtual, create-only resources answered as
+// kube-apiserver v1.37.2 answers them with --authorization-mode=AlwaysAllow
+// and anonymous authentication (pkg/registry/authentication,
+// pkg/registry/authorization; answers compared with the oracle).
+//
+// The sandbox checks no credentials, so every request is the one a real
+// server makes of a request without any: user "system:anonymous" in group
+// "system:unauthenticated". Everything is allowed; no token is valid (the
+// sandbox issues none).
+
+// AnonymousUser and AnonymousGroup are who every request is.
+const (
+	AnonymousUser  = "system:anonymous"
+	AnonymousGroup = "system:unauthenticated"
+)
+
+func init() { catalogue = append(catalogue, reviewCatalogue...) }
+
+var createOnly = []string{"create"}
+
+func review(group, plural, kind string, namespaced bool, answer func(resource.Object, string) (resource.Object, error)) entry {
+	return entry{def: "io.k8s.api." + strings.TrimSuffix(group, ".k8s.io") + ".v1." + kind, res: resource.Resource{
+		Group: group, Version: "v1", Resource: plural, Singular: plural[:len(plural)-1], Kind: kind,
+		Namespaced: namespaced, Verbs: createOnly, NoGeneration: true,
+		Hooks: resource.Hooks{Answer: answer},
+	}}
+}
+
+var reviewCatalogue = []entry{
+	review("authentication.k8s.io", "selfsubjectreviews", "SelfSubjectReview", false, answerSelfSubjectReview),
+	review("authentication.k8s.io", "tokenreviews", "TokenReview", false, answerTokenReview),
+	review("authorization.k8s.io", "localsubjectaccessreviews", "LocalSubjectAccessReview", true, accessReview(true, true)),
+	review("authorization.k8s.io", "selfsubjectaccessreviews", "SelfSubjectAccessReview", false, accessReview(false, false)),
+	review("authorization.k8s.io", "selfsubjectrulesreviews", "SelfSubjectRulesReview", false, answerSelfSubjectRulesReview),
+	review("authorization.k8s.io", "subjectaccessreviews", "SubjectAccessReview", false, accessReview(true, false)),
+}
+
+// answerSelfSubjectReview: a new object, the creation time and the user.
+func answerSelfSubjectReview(_ resource.Object, now string) (resource.Object, error) {
+	return resource.Object{
+		"apiVersion": "authentication.k8s.io/v1", "kind": "SelfSubjectReview",
+		"metadata": map[string]any{"creationTimestamp": now},
+		"status": map[string]any{"userInfo": map[string]any{
+			"username": AnonymousUser, "groups": []any{AnonymousGroup}}},
+	}, nil
+}
+
+// answerTokenReview: no token authenticates.
+func answerTokenReview(obj resource.Object, _ string) (resource.Object, error) {
+	if str(child(obj, "spec"), "token") == "" {
+		return nil, apierr.BadRequest("token is required for TokenReview in authentication")
+	}
+	obj["status"] = map[string]any{"user": map[string]any{}, "error": "invalid bearer token"}
+	return obj, nil
+}
+
+// answerSelfSubjectRulesReview: everything, everywhere (a new object: the
+// spec is not echoed).
+func answerSelfSubjectRulesReview(obj resource.Object, _ string) (resource.Object, error) {
+	if str(child(obj, "spec"), "namespace") == "" {
+		return nil, apierr.BadRequest("no namespace on request")
+	}
+	all := []any{"*"}
+	return resource.Object{
+		"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectRulesReview",
+		"metadata": map[string]any{}, "spec": map[string]any{},
+		"status": map[string]any{
+			"resourceRules":    []any{map[string]any{"verbs": all, "apiGroups": all, "resources": all}},
+			"nonResourceRules": []any{map[string]any{"verbs": all, "nonResourceURLs": all}},
+			"incomplete":       false,
+		},
+	}, nil
+}
+
+// nonResourceValue is how the validation prints a NonResourceAttributes
+// (the internal type, without JSON tags).
+type nonResourceValue struct{ Path, Verb string }
+
+// accessReview answers (Local/Self)SubjectAccessReviews: validated as
+// pkg/apis/authorization/validation does (field and label selector
+// requirements and "metadata must be empty" are not checked), then
+// allowed.
+func accessReview(subject, local bool) func(resource.Object, string) (resource.Object, error) {
+	return func(obj resource.Object, _ string) (resource.Object, error) {
+		spec := child(obj, "spec")
+		ra, nra := child(spec, "resourceAttributes"), child(spec, "nonResourceAttributes")
+		var nraValue any
+		if nra != nil {
+			nraValue = nonResourceValue{Path: str(nra, "path"), Verb: str(nra, "verb")}
+		}
+		specPath := field.NewPath("spec")
+		var errs field.ErrorList
+		if (ra == nil) == (nra == nil) {
+			errs = append(errs, field.Invalid(specPath, nraValue, "exactly one of nonResourceAttributes or resourceAttributes must be specified"))
+		}
+		if subject && str(spec, "user") == "" && len(listOf(spec["groups"])) == 0 {
+			errs = append(errs, field.Invalid(specPath.Child("user"), str(spec, "user"), "at least one of user or group must be specified"))
+		}
+		if local {
+			if ns := metaStr(obj, "namespace"); ra != nil && str(ra, "namespace") != ns {
+				errs = append(errs, field.Invalid(field.NewPath("spec.resourceAttributes.namespace"), str(ra, "namespace"), "must match metadata.namespace"))
+			}
+			if nra != nil {
+				errs = append(errs, field.Invalid(field.NewPath("spec.nonResourceAttributes"), nraValue, "disallowed on this kind of request"))
+			}
+		}
+		if len(errs) > 0 {
+			return nil, apierr.Invalid(apierr.GK{Group: "authorization.k8s.io"}, "", errs)
+		}
+		obj["status"] = map[string]any{"allowed": true}
+		return obj, nil
+	}
+}
