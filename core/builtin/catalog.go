@@ -113,7 +113,7 @@ var catalogue = []entry{
 			withCell(col("Readiness Gates", "string", 1, doc("core/v1.PodSpec.readinessGates"), ""), noneCell),
 		},
 		Hooks: resource.Hooks{Default: defaultPod, PrepareCreate: preparePodCreate,
-			Validate: corev1.ValidatePod},
+			Validate: corev1.ValidatePod, GracePeriod: corev1.PodGracePeriod},
 	}},
 	{def: "io.k8s.api.core.v1.Secret", res: resource.Resource{
 		Version: "v1", Resource: "secrets", Singular: "secret", Kind: "Secret", ListKind: "SecretList",

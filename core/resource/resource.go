@@ -118,6 +118,14 @@ type Hooks struct {
 	// the server's clock as a metadata timestamp. The marked object is
 	// stored without update validation (deletion fields are immutable).
 	BeginDelete func(obj Object, finalizers []string, now string) bool
+	// GracePeriod makes a DELETE of an object not yet being deleted
+	// graceful (the strategy's CheckGracefulDelete): it returns the grace
+	// period in seconds for the requested one (nil: not given). The object
+	// is then stored marked (deletionTimestamp now + period,
+	// deletionGracePeriodSeconds, generation+1) and, when the period is 0
+	// and no finalizer holds it, removed by a second write — a Pod no node
+	// runs. Nil: the generic rule of BeginDelete.
+	GracePeriod func(obj Object, requested *int64) int64
 	// Held reports that something besides metadata.finalizers keeps obj,
 	// which is being deleted, stored: an update that leaves it without
 	// finalizers removes it only when Held is false (a Namespace's

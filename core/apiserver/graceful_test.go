@@ -1,0 +1,82 @@
+package apiserver
+
+import (
+	"strconv"
+	"testing"
+)
+
+// Graceful deletion of Pods (the pod strategy's CheckGracefulDelete, wired
+// by resource.Hooks.GracePeriod), as the real control plane answers: a pod
+// no node runs is marked (deletionTimestamp, deletionGracePeriodSeconds 0,
+// generation+1) and removed by a second write; a pod bound to a node keeps
+// its grace period and stays until it is cut to 0.
+func TestPodGracefulDelete(t *testing.T) {
+	const pods = "/api/v1/namespaces/default/pods"
+	pod := func(name, extra string) string {
+		return `{"metadata":{"name":"` + name + `"` + extra + `},"spec":{` +
+			map[bool]string{true: `"nodeName":"n1",`, false: ""}[name == "bound"] +
+			`"containers":[{"name":"c","image":"nginx"}]}}`
+	}
+	rvOf := func(o map[string]any) int {
+		n, _ := strconv.Atoi(metaStr(o, "resourceVersion"))
+		return n
+	}
+	for _, c := range []struct {
+		name, extra, query string
+		wantGrace          int64
+		wantGone           bool
+	}{
+		{name: "unscheduled", wantGrace: 0, wantGone: true},
+		{name: "bound", wantGrace: 30},
+		{name: "held", extra: `,"finalizers":["example.com/hold"]`, wantGrace: 0},
+		{name: "dryrun", query: "?dryRun=All", wantGrace: 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := New(Options{})
+			created := mustDo(t, s, 201, "POST", pods, "application/json", pod(c.name, c.extra))
+			out := mustDo(t, s, 200, "DELETE", pods+"/"+c.name+c.query, "", "")
+			m := metaOf(out)
+			if metaStr(out, "deletionTimestamp") == "" {
+				t.Errorf("no deletionTimestamp: %v", m)
+			}
+			if g, ok := int64Of(m["deletionGracePeriodSeconds"]); !ok || g != c.wantGrace {
+				t.Errorf("deletionGracePeriodSeconds = %v, want %d", m["deletionGracePeriodSeconds"], c.wantGrace)
+			}
+			if g, _ := int64Of(m["generation"]); g != 2 {
+				t.Errorf("generation = %v, want 2", m["generation"])
+			}
+			if c.query == "" && rvOf(out) <= rvOf(created) {
+				t.Errorf("resourceVersion %d not after the create's %d", rvOf(out), rvOf(created))
+			}
+			code, got := do(t, s, "GET", pods+"/"+c.name, "", "")
+			if gone := code == 404; gone != c.wantGone {
+				t.Fatalf("GET after DELETE: %d %v", code, got)
+			}
+			if c.query != "" && metaStr(got, "deletionTimestamp") != "" {
+				t.Errorf("a dry run marked the stored pod: %v", metaOf(got))
+			}
+		})
+	}
+	t.Run("a shorter grace period of 0 removes a bound pod", func(t *testing.T) {
+		s := New(Options{})
+		mustDo(t, s, 201, "POST", pods, "application/json", pod("bound", ""))
+		mustDo(t, s, 200, "DELETE", pods+"/bound", "", "")
+		mustDo(t, s, 200, "DELETE", pods+"/bound?gracePeriodSeconds=60", "", "") // longer: unchanged
+		if g, _ := int64Of(metaOf(mustDo(t, s, 200, "GET", pods+"/bound", "", ""))["deletionGracePeriodSeconds"]); g != 30 {
+			t.Errorf("a longer period changed it to %d", g)
+		}
+		out := mustDo(t, s, 200, "DELETE", pods+"/bound?gracePeriodSeconds=0", "", "")
+		if g, ok := int64Of(metaOf(out)["deletionGracePeriodSeconds"]); !ok || g != 0 {
+			t.Errorf("deletionGracePeriodSeconds = %v, want 0", metaOf(out)["deletionGracePeriodSeconds"])
+		}
+		mustDo(t, s, 404, "GET", pods+"/bound", "", "")
+	})
+	t.Run("a ConfigMap has no grace period", func(t *testing.T) {
+		s := New(Options{})
+		mustDo(t, s, 201, "POST", "/api/v1/namespaces/default/configmaps", "application/json", `{"metadata":{"name":"cm"}}`)
+		out := mustDo(t, s, 200, "DELETE", "/api/v1/namespaces/default/configmaps/cm", "", "")
+		if metaStr(out, "deletionTimestamp") != "" {
+			t.Errorf("ConfigMap delete answered %v", out)
+		}
+	})
+}
