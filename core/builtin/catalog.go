@@ -218,7 +218,7 @@ var catalogue = []entry{
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
 			col("Schedule", "string", 0, doc("batch/v1beta1.CronJobSpec.schedule"), ".spec.schedule"),
 			withCell(col("Timezone", "string", 0, doc("batch/v1beta1.CronJobSpec.timeZone"), ""), cronJobTimezone), // "<none>" when unset
-			col("Suspend", "boolean", 0, doc("batch/v1beta1.CronJobSpec.suspend"), ".spec.suspend"),
+			withCell(col("Suspend", "boolean", 0, doc("batch/v1beta1.CronJobSpec.suspend"), ""), cronJobSuspend),
 			withCell(col("Active", "integer", 0, doc("batch/v1beta1.CronJobStatus.active"), ""), cronJobActive), // len(status.active)
 			withCell(col("Last Schedule", "string", 0, doc("batch/v1beta1.CronJobStatus.lastScheduleTime"), ""), cronJobLastSchedule),
 			ageColumn, containers, images,
