@@ -80,3 +80,27 @@ func TestPodGracefulDelete(t *testing.T) {
 		}
 	})
 }
+
+// A negative replicas in a built-in's Scale is the scale REST's
+// ValidateScale error, named after the Scale (bi-deployment records it).
+func TestBuiltinScaleNegativeReplicas(t *testing.T) {
+	s := New(Options{})
+	const deploys = "/apis/apps/v1/namespaces/default/deployments"
+	mustDo(t, s, 201, "POST", deploys, "application/json", `{"metadata":{"name":"web"},"spec":{"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"x"}]}}}}`)
+	for _, c := range []struct{ name, method, ctype, body string }{
+		{"PUT", "PUT", "application/json", `{"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"name":"web","namespace":"default"},"spec":{"replicas":-3}}`},
+		{"merge patch", "PATCH", "application/merge-patch+json", `{"spec":{"replicas":-3}}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := mustDo(t, s, 422, c.method, deploys+"/web/scale", c.ctype, c.body)
+			want := `Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -3: must be greater than or equal to 0`
+			if got, _ := out["message"].(string); got != want {
+				t.Errorf("message %q, want %q", got, want)
+			}
+		})
+	}
+	r := mustDo(t, s, 200, "GET", deploys+"/web", "", "")
+	if n, _ := int64Of(r["spec"].(map[string]any)["replicas"]); n != 1 {
+		t.Errorf("replicas changed: %v", r["spec"])
+	}
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/builtin"
+	"github.com/kubesandbox/kubesandbox/core/field"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 	"github.com/kubesandbox/kubesandbox/patch"
@@ -111,6 +112,12 @@ func (q *request) writeScale(sc object, dry bool) error {
 	replicas, hasReplicas := nested(sc, "spec", "replicas")
 	rv := metaStr(sc, "resourceVersion")
 	manager := q.managerName()
+	if n, ok := int64Of(replicas); ok && n < 0 && !q.res.CRD && metaStr(sc, "name") == q.ri.name {
+		// the built-in scale REST's ValidateScale, before it reads the
+		// object (custom resources leave it to their schema)
+		return apierr.Invalid(apierr.GK{Group: "autoscaling", Kind: "Scale"}, metaStr(sc, "name"),
+			field.ErrorList{field.Invalid(field.NewPath("spec", "replicas"), n, "must be greater than or equal to 0")})
+	}
 	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, error) {
 		obj := jsonx.CopyObject(old)
 		if rv != "" {
