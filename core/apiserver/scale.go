@@ -136,6 +136,12 @@ func (q *request) writeScale(sc object, dry bool) error {
 		out, err := q.s.fieldManagerFor(q.res).Update(old, obj, manager, "scale", q.s.now())
 		if err == nil {
 			dropScaleEntryTimes(out)
+			if hasReplicas && isZeroNumber(replicas) {
+				// a Scale of 0 replicas has spec {} (omitempty): its
+				// entry owns nothing and is not kept (and no other scale
+				// entry still owns spec.replicas, which this write took)
+				dropScaleEntries(out)
+			}
 		}
 		return out, err
 	})
@@ -154,6 +160,21 @@ func dropScaleEntryTimes(obj object) {
 		if m, ok := e.(map[string]any); ok && m["subresource"] == "scale" {
 			delete(m, "time")
 		}
+	}
+}
+
+// dropScaleEntries removes the entries of the scale subresource.
+func dropScaleEntries(obj object) {
+	l, _ := meta(obj)["managedFields"].([]any)
+	kept := l[:0:0]
+	for _, e := range l {
+		if m, ok := e.(map[string]any); ok && m["subresource"] == "scale" {
+			continue
+		}
+		kept = append(kept, e)
+	}
+	if len(kept) != len(l) {
+		meta(obj)["managedFields"] = kept
 	}
 }
 

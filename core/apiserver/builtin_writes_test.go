@@ -104,3 +104,33 @@ func TestBuiltinScaleNegativeReplicas(t *testing.T) {
 		t.Errorf("replicas changed: %v", r["spec"])
 	}
 }
+
+// The scale subresource's managedFields entry owns spec.replicas; a Scale
+// of 0 replicas (spec {}) owns nothing, so its entry is not kept, as the
+// real server answers (bi-deployment, "scale to 0").
+func TestScaleEntry(t *testing.T) {
+	const deploys = "/apis/apps/v1/namespaces/default/deployments"
+	for _, c := range []struct {
+		replicas  string
+		wantEntry bool
+	}{{"0", false}, {"2", true}} {
+		t.Run("replicas "+c.replicas, func(t *testing.T) {
+			s := New(Options{})
+			mustDo(t, s, 201, "POST", deploys, "application/json", `{"metadata":{"name":"web"},"spec":{"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"x"}]}}}}`)
+			mustDo(t, s, 200, "PATCH", deploys+"/web/scale", "application/merge-patch+json", `{"spec":{"replicas":`+c.replicas+`}}`)
+			d := mustDo(t, s, 200, "GET", deploys+"/web", "", "")
+			found := false
+			for _, e := range metaOf(d)["managedFields"].([]any) {
+				if e.(map[string]any)["subresource"] == "scale" {
+					found = true
+				}
+			}
+			if found != c.wantEntry {
+				t.Errorf("scale entry present = %v, want %v: %v", found, c.wantEntry, metaOf(d)["managedFields"])
+			}
+			if n, _ := int64Of(d["spec"].(map[string]any)["replicas"]); strconv.Itoa(int(n)) != c.replicas {
+				t.Errorf("spec.replicas = %d", n)
+			}
+		})
+	}
+}
