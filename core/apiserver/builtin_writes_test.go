@@ -1,7 +1,11 @@
 package apiserver
 
 import (
+	"encoding/json"
+	"net/http/httptest"
+	"sort"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -130,6 +134,40 @@ func TestScaleEntry(t *testing.T) {
 			}
 			if n, _ := int64Of(d["spec"].(map[string]any)["replicas"]); strconv.Itoa(int(n)) != c.replicas {
 				t.Errorf("spec.replicas = %d", n)
+			}
+		})
+	}
+}
+
+// A DaemonSet's Table row metadata lacks the template generation
+// annotation (the printer sees the internal object); includeObject=Object
+// keeps it. As the real control plane answers.
+func TestDaemonSetTableMetadata(t *testing.T) {
+	s := New(Options{})
+	const dss = "/apis/apps/v1/namespaces/default/daemonsets"
+	mustDo(t, s, 201, "POST", dss, "application/json", `{"metadata":{"name":"dsx","annotations":{"x":"y"}},"spec":{"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"x"}]}}}}`)
+	for _, c := range []struct {
+		query string
+		want  []string
+	}{{"", []string{"x"}}, {"?includeObject=Object", []string{"deprecated.daemonset.template.generation", "x"}}} {
+		t.Run("includeObject"+c.query, func(t *testing.T) {
+			req := httptest.NewRequest("GET", dss+"/dsx"+c.query, nil)
+			req.Header.Set("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io")
+			w := httptest.NewRecorder()
+			s.ServeHTTP(w, req)
+			var tbl map[string]any
+			if err := json.Unmarshal(w.Body.Bytes(), &tbl); err != nil || w.Code != 200 {
+				t.Fatalf("%d %s", w.Code, w.Body)
+			}
+			row := tbl["rows"].([]any)[0].(map[string]any)
+			ann, _ := row["object"].(map[string]any)["metadata"].(map[string]any)["annotations"].(map[string]any)
+			var got []string
+			for k := range ann {
+				got = append(got, k)
+			}
+			sort.Strings(got)
+			if strings.Join(got, ",") != strings.Join(c.want, ",") {
+				t.Errorf("annotations %v, want keys %v", ann, c.want)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/kubesandbox/kubesandbox/core/builtin"
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 )
 
@@ -88,7 +89,11 @@ func (q *request) tableRow(cells []any, it object) map[string]any {
 	case "Object":
 		row["object"] = it
 	default:
-		row["object"] = map[string]any{"apiVersion": "meta.k8s.io/v1", "kind": "PartialObjectMetadata", "metadata": meta(it)}
+		m := meta(it)
+		if q.res.Hooks.TableMetadata != nil {
+			m = q.res.Hooks.TableMetadata(jsonx.CopyObject(m))
+		}
+		row["object"] = map[string]any{"apiVersion": "meta.k8s.io/v1", "kind": "PartialObjectMetadata", "metadata": m}
 	}
 	return row
 }

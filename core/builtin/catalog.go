@@ -167,7 +167,7 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			withCell(col("Selector", "string", 1, doc("apps/v1.DaemonSetSpec.selector"), ""), selectorCell),
 		},
-		Hooks: resource.Hooks{Default: defaultDaemonSet, PrepareCreate: prepareDaemonSetCreate, PrepareUpdate: prepareDaemonSetUpdate, Validate: apps.ValidateDaemonSet},
+		Hooks: resource.Hooks{Default: defaultDaemonSet, PrepareCreate: prepareDaemonSetCreate, PrepareUpdate: prepareDaemonSetUpdate, Validate: apps.ValidateDaemonSet, TableMetadata: daemonSetTableMetadata},
 	}},
 	{def: "io.k8s.api.apps.v1.Deployment", res: resource.Resource{
 		Group: "apps", Version: "v1", Resource: "deployments", Singular: "deployment", Kind: "Deployment", ListKind: "DeploymentList",
