@@ -78,7 +78,7 @@ var catalogue = []entry{
 			withCell(col("Count", "string", 1, doc("core/v1.Event.count"), ""), eventCount),
 			{Name: "Name", Type: "string", Format: "name", Priority: 1, Description: doc("meta/v1.ObjectMeta.name"), JSONPath: ".metadata.name"},
 		},
-		Hooks: resource.Hooks{Default: defaultEvent},
+		Hooks: resource.Hooks{Default: defaultEvent, Validate: corev1.ValidateEvent},
 	}},
 	{def: "io.k8s.api.core.v1.Namespace", hooks: namespaceHooks, res: resource.Resource{
 		Version: "v1", Resource: "namespaces", Singular: "namespace", Kind: "Namespace", ListKind: "NamespaceList",
