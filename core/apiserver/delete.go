@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/builtin"
@@ -108,6 +109,7 @@ func (q *request) respondStatusSuccess(obj object) error {
 // finalizers hold it. deleted reports that it is gone.
 func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteOptions) (object, bool, error) {
 	gk := apierr.GK{Group: res.Group, Kind: res.Kind}
+	graceful := false // marked with a grace period of 0 and no finalizer
 	out, deleted, err := s.writeExisting(res, ns, name, o.dryRun, func(obj object) (object, writeOp, error) {
 		m := meta(obj)
 		if o.uid != "" && o.uid != str(m, "uid") {
@@ -122,6 +124,10 @@ func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteO
 			}
 		}
 		if str(m, "deletionTimestamp") != "" {
+			if res.Hooks.GracePeriod != nil && o.grace != nil && s.shortenGrace(m, *o.grace) {
+				graceful = int64OrZero(m["deletionGracePeriodSeconds"]) == 0 && len(stringSlice(m["finalizers"])) == 0
+				return obj, writeMarkGraceful, nil
+			}
 			return obj, writeUnchanged, nil // already being deleted
 		}
 		fins := stringSlice(m["finalizers"])
@@ -130,6 +136,19 @@ func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteO
 			fins = withFinalizer(fins, "foregroundDeletion", "orphan")
 		case "Orphan":
 			fins = withFinalizer(fins, "orphan", "foregroundDeletion")
+		}
+		if res.Hooks.GracePeriod != nil {
+			period := res.Hooks.GracePeriod(obj, o.grace)
+			if len(fins) > 0 {
+				m["finalizers"] = toAnySlice(fins)
+			}
+			m["deletionTimestamp"] = s.now().UTC().Add(time.Duration(period) * time.Second).Format(rfc3339)
+			m["deletionGracePeriodSeconds"] = period
+			if g, ok := int64Of(m["generation"]); ok && g > 0 {
+				m["generation"] = g + 1
+			}
+			graceful = period == 0 && len(fins) == 0
+			return obj, writeMarkGraceful, nil
 		}
 		if res.Hooks.BeginDelete != nil && res.Hooks.BeginDelete(obj, fins, s.timestamp()) {
 			return obj, writeMarkDeleted, nil
@@ -147,6 +166,24 @@ func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteO
 	})
 	if err != nil {
 		return nil, false, err
+	}
+	if graceful && !deleted && !o.dryRun {
+		// the grace period is over at once: the registry deletes the
+		// object it just marked (as it was, with the mark's resourceVersion)
+		uid := metaStr(out, "uid")
+		marked := out
+		out, deleted, err = s.writeExisting(res, ns, name, false, func(obj object) (object, writeOp, error) {
+			if metaStr(obj, "uid") != uid || len(stringSlice(meta(obj)["finalizers"])) > 0 {
+				return obj, writeUnchanged, nil
+			}
+			return obj, writeDeleteNow, nil
+		})
+		if apierr.Is(err, apierr.ReasonNotFound) {
+			return marked, true, nil // someone else removed it meanwhile
+		}
+		if err != nil {
+			return nil, false, err
+		}
 	}
 	if !deleted && !o.dryRun {
 		// held by finalizers: the kind's controller carries on
@@ -177,4 +214,37 @@ func withFinalizer(fins []string, add, remove string) []string {
 func nestedOr(obj object, path ...string) any {
 	v, _ := nested(obj, path...)
 	return v
+}
+
+// shortenGrace is BeforeDelete on an object already deleted gracefully
+// with a longer grace period than the one now requested: the deletion
+// moves closer (never into the past; a period cut short that way becomes
+// 1), and reports true. m is the object's metadata.
+func (s *Server) shortenGrace(m map[string]any, period int64) bool {
+	cur, ok := int64Of(m["deletionGracePeriodSeconds"])
+	if !ok || cur == 0 || period >= cur {
+		return false
+	}
+	if period < 0 {
+		period = 1
+	}
+	ts, err := time.Parse(rfc3339, str(m, "deletionTimestamp"))
+	if err != nil {
+		return false
+	}
+	at := ts.Add(time.Duration(period-cur) * time.Second)
+	if now := s.now().UTC().Truncate(time.Second); at.Before(now) {
+		at = now
+		if period != 0 {
+			period = 1
+		}
+	}
+	m["deletionTimestamp"] = at.Format(rfc3339)
+	m["deletionGracePeriodSeconds"] = period
+	return true
+}
+
+func int64OrZero(v any) int64 {
+	n, _ := int64Of(v)
+	return n
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/builtin"
+	"github.com/kubesandbox/kubesandbox/core/field"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 	"github.com/kubesandbox/kubesandbox/patch"
@@ -111,6 +112,12 @@ func (q *request) writeScale(sc object, dry bool) error {
 	replicas, hasReplicas := nested(sc, "spec", "replicas")
 	rv := metaStr(sc, "resourceVersion")
 	manager := q.managerName()
+	if n, ok := int64Of(replicas); ok && n < 0 && !q.res.CRD && metaStr(sc, "name") == q.ri.name {
+		// the built-in scale REST's ValidateScale, before it reads the
+		// object (custom resources leave it to their schema)
+		return apierr.Invalid(apierr.GK{Group: "autoscaling", Kind: "Scale"}, metaStr(sc, "name"),
+			field.ErrorList{field.Invalid(field.NewPath("spec", "replicas"), n, "must be greater than or equal to 0")})
+	}
 	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, error) {
 		obj := jsonx.CopyObject(old)
 		if rv != "" {
@@ -129,6 +136,12 @@ func (q *request) writeScale(sc object, dry bool) error {
 		out, err := q.s.fieldManagerFor(q.res).Update(old, obj, manager, "scale", q.s.now())
 		if err == nil {
 			dropScaleEntryTimes(out)
+			if hasReplicas && isZeroNumber(replicas) {
+				// a Scale of 0 replicas has spec {} (omitempty): its
+				// entry owns nothing and is not kept (and no other scale
+				// entry still owns spec.replicas, which this write took)
+				dropScaleEntries(out)
+			}
 		}
 		return out, err
 	})
@@ -147,6 +160,21 @@ func dropScaleEntryTimes(obj object) {
 		if m, ok := e.(map[string]any); ok && m["subresource"] == "scale" {
 			delete(m, "time")
 		}
+	}
+}
+
+// dropScaleEntries removes the entries of the scale subresource.
+func dropScaleEntries(obj object) {
+	l, _ := meta(obj)["managedFields"].([]any)
+	kept := l[:0:0]
+	for _, e := range l {
+		if m, ok := e.(map[string]any); ok && m["subresource"] == "scale" {
+			continue
+		}
+		kept = append(kept, e)
+	}
+	if len(kept) != len(l) {
+		meta(obj)["managedFields"] = kept
 	}
 }
 

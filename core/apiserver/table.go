@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/kubesandbox/kubesandbox/core/builtin"
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 )
 
@@ -89,6 +90,9 @@ func (q *request) tableRow(cells []any, it object) map[string]any {
 		row["object"] = it
 	default:
 		row["object"] = q.partialObject(it)
+		if q.res.Hooks.TableMetadata != nil {
+			row["object"].(object)["metadata"] = q.res.Hooks.TableMetadata(jsonx.CopyObject(meta(it)))
+		}
 	}
 	return row
 }

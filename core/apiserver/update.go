@@ -63,6 +63,9 @@ const (
 	writeMarkDeleted
 	// writeDeleteNow: remove the object in the same transaction.
 	writeDeleteNow
+	// writeMarkGraceful: writeMarkDeleted stored even when no finalizer
+	// holds the object (a graceful deletion; a second write removes it).
+	writeMarkGraceful
 	// writeUnchanged: leave the stored object as it is.
 	writeUnchanged
 )
@@ -120,7 +123,7 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun b
 			return store.NoOp(), nil
 		}
 		held := res.Hooks.Held != nil && res.Hooks.Held(obj)
-		if str(m, "deletionTimestamp") != "" && len(stringSlice(m["finalizers"])) == 0 && !held {
+		if str(m, "deletionTimestamp") != "" && len(stringSlice(m["finalizers"])) == 0 && !held && op != writeMarkGraceful {
 			out, deleted = obj, true
 			if dryRun {
 				return store.NoOp(), nil

@@ -78,7 +78,7 @@ var catalogue = []entry{
 			withCell(col("Count", "string", 1, doc("core/v1.Event.count"), ""), eventCount),
 			{Name: "Name", Type: "string", Format: "name", Priority: 1, Description: doc("meta/v1.ObjectMeta.name"), JSONPath: ".metadata.name"},
 		},
-		Hooks: resource.Hooks{Default: defaultEvent},
+		Hooks: resource.Hooks{Default: defaultEvent, Validate: corev1.ValidateEvent},
 	}},
 	{def: "io.k8s.api.core.v1.Namespace", hooks: namespaceHooks, res: resource.Resource{
 		Version: "v1", Resource: "namespaces", Singular: "namespace", Kind: "Namespace", ListKind: "NamespaceList",
@@ -113,7 +113,7 @@ var catalogue = []entry{
 			withCell(col("Readiness Gates", "string", 1, doc("core/v1.PodSpec.readinessGates"), ""), noneCell),
 		},
 		Hooks: resource.Hooks{Default: defaultPod, PrepareCreate: preparePodCreate,
-			Validate: corev1.ValidatePod},
+			Validate: corev1.ValidatePod, GracePeriod: corev1.PodGracePeriod},
 	}},
 	{def: "io.k8s.api.core.v1.Secret", res: resource.Resource{
 		Version: "v1", Resource: "secrets", Singular: "secret", Kind: "Secret", ListKind: "SecretList",
@@ -167,7 +167,7 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			withCell(col("Selector", "string", 1, doc("apps/v1.DaemonSetSpec.selector"), ""), selectorCell),
 		},
-		Hooks: resource.Hooks{Default: defaultDaemonSet, PrepareCreate: prepareDaemonSetCreate, PrepareUpdate: prepareDaemonSetUpdate, Validate: apps.ValidateDaemonSet},
+		Hooks: resource.Hooks{Default: defaultDaemonSet, PrepareCreate: prepareDaemonSetCreate, PrepareUpdate: prepareDaemonSetUpdate, Validate: apps.ValidateDaemonSet, TableMetadata: daemonSetTableMetadata},
 	}},
 	{def: "io.k8s.api.apps.v1.Deployment", res: resource.Resource{
 		Group: "apps", Version: "v1", Resource: "deployments", Singular: "deployment", Kind: "Deployment", ListKind: "DeploymentList",
@@ -218,7 +218,7 @@ var catalogue = []entry{
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
 			col("Schedule", "string", 0, doc("batch/v1beta1.CronJobSpec.schedule"), ".spec.schedule"),
 			withCell(col("Timezone", "string", 0, doc("batch/v1beta1.CronJobSpec.timeZone"), ""), cronJobTimezone), // "<none>" when unset
-			col("Suspend", "boolean", 0, doc("batch/v1beta1.CronJobSpec.suspend"), ".spec.suspend"),
+			withCell(col("Suspend", "boolean", 0, doc("batch/v1beta1.CronJobSpec.suspend"), ""), cronJobSuspend),
 			withCell(col("Active", "integer", 0, doc("batch/v1beta1.CronJobStatus.active"), ""), cronJobActive), // len(status.active)
 			withCell(col("Last Schedule", "string", 0, doc("batch/v1beta1.CronJobStatus.lastScheduleTime"), ""), cronJobLastSchedule),
 			ageColumn, containers, images,

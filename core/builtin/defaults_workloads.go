@@ -119,6 +119,19 @@ func defaultDaemonSet(obj map[string]any) {
 
 const dsTemplateGeneration = "deprecated.daemonset.template.generation"
 
+// daemonSetTableMetadata: the internal DaemonSet the printer sees holds
+// the template generation as spec.templateGeneration, so a Table row's
+// metadata shows no such annotation (nor an emptied annotations map).
+func daemonSetTableMetadata(meta map[string]any) map[string]any {
+	if ann := child(meta, "annotations"); ann != nil {
+		delete(ann, dsTemplateGeneration)
+		if len(ann) == 0 {
+			delete(meta, "annotations")
+		}
+	}
+	return meta
+}
+
 // prepareDaemonSetCreate: the daemonset strategy's PrepareForCreate keeps a
 // templateGeneration of at least 1.
 func prepareDaemonSetCreate(obj map[string]any) {

@@ -40,7 +40,19 @@ func secretData(o resource.Object, _ time.Time) any { return int64(lenOf(o["data
 func serviceAccountSecrets(o resource.Object, _ time.Time) any {
 	return int64(lenOf(o["secrets"]))
 }
-func noneCell(resource.Object, time.Time) any  { return "<none>" }
+func noneCell(resource.Object, time.Time) any { return "<none>" }
+
+// cronJobSuspend is printBoolPtr(spec.suspend): a string, though the
+// column's type says boolean.
+func cronJobSuspend(o resource.Object, _ time.Time) any {
+	switch nestedOr(o, "spec", "suspend") {
+	case true:
+		return "True"
+	case false:
+		return "False"
+	}
+	return "<unset>"
+}
 func emptyCell(resource.Object, time.Time) any { return "" }
 func serviceSelector(o resource.Object, _ time.Time) any {
 	return mapCell(nestedOr(o, "spec", "selector"))

@@ -65,3 +65,23 @@ func TestEventAndServiceCells(t *testing.T) {
 		})
 	}
 }
+
+// TestCronJobSuspend: printCronJob's Suspend cell is printBoolPtr's text
+// (bi-job-cronjob's Table shows "True" and "False").
+func TestCronJobSuspend(t *testing.T) {
+	for _, c := range []struct{ name, obj, want string }{
+		{"suspended", `{"spec":{"suspend":true}}`, "True"},
+		{"running", `{"spec":{"suspend":false}}`, "False"},
+		{"unset", `{"spec":{}}`, "<unset>"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o, err := jsonx.DecodeObject([]byte(c.obj))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cronJobSuspend(o, time.Time{}); got != c.want {
+				t.Errorf("cronJobSuspend = %#v, want %q", got, c.want)
+			}
+		})
+	}
+}

@@ -214,6 +214,7 @@ func (m *Manager) handleEvent(ev store.Event) {
 		return
 	}
 	m.q.add(key)
+	m.namespaceObjectChanged(key)
 	var cur, prev obj
 	if ev.Type == store.Put {
 		cur = decode(ev.KV.Value)
@@ -270,6 +271,8 @@ func (m *Manager) reconcile(key string) error {
 		return m.syncJob(o)
 	case "/pods":
 		return m.syncPod(o)
+	case "/namespaces":
+		return m.syncNamespace(o)
 	}
 	return nil
 }

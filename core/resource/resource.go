@@ -125,6 +125,19 @@ type Hooks struct {
 	// admission would: a DELETE (after its preconditions) answers 403
 	// Forbidden with that reason, e.g. the namespace "default".
 	ForbidDelete func(obj Object) string
+	// GracePeriod makes a DELETE of an object not yet being deleted
+	// graceful (the strategy's CheckGracefulDelete): it returns the grace
+	// period in seconds for the requested one (nil: not given). The object
+	// is then stored marked (deletionTimestamp now + period,
+	// deletionGracePeriodSeconds, generation+1) and, when the period is 0
+	// and no finalizer holds it, removed by a second write — a Pod no node
+	// runs. Nil: the generic rule of BeginDelete.
+	GracePeriod func(obj Object, requested *int64) int64
+	// TableMetadata, if set, gives the metadata of a Table row's
+	// PartialObjectMetadata from the object's (a copy it may change): the
+	// printers run on kube's internal types, whose conversion moves some
+	// annotations into fields (a DaemonSet's template generation).
+	TableMetadata func(meta Object) Object
 	// Held reports that something besides metadata.finalizers keeps obj,
 	// which is being deleted, stored: an update that leaves it without
 	// finalizers removes it only when Held is false (a Namespace's

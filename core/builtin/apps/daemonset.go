@@ -18,7 +18,11 @@ func ValidateDaemonSet(obj, old map[string]any) field.ErrorList {
 	if old != nil {
 		errs = append(errs, immutable(spec["selector"], Obj(old, "spec")["selector"], selectorRender, p.Child("selector"))...)
 	}
-	return append(errs, validateDaemonSetSpec(spec, p)...)
+	errs = append(errs, validateDaemonSetSpec(spec, p)...)
+	if old != nil {
+		errs = append(errs, validateDaemonSetStatus(Obj(obj, "status"))...)
+	}
+	return errs
 }
 
 func validateDaemonSetSpec(spec map[string]any, p *field.Path) field.ErrorList {

@@ -14,6 +14,7 @@ func ValidateDeployment(obj, old map[string]any) field.ErrorList {
 	errs := validateDeploymentSpec(spec, sp)
 	if old != nil {
 		errs = append(errs, immutable(spec["selector"], Obj(old, "spec")["selector"], selectorRender, sp.Child("selector"))...)
+		errs = append(errs, validateDeploymentStatus(Obj(obj, "status"))...)
 	}
 	return errs
 }

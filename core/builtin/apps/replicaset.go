@@ -20,6 +20,7 @@ func ValidateReplicaSet(obj, old map[string]any) field.ErrorList {
 	}
 	if old != nil {
 		errs = append(errs, immutable(spec["selector"], Obj(old, "spec")["selector"], selectorRender, p.Child("selector"))...)
+		errs = append(errs, validateReplicaSetStatus(Obj(obj, "status"))...)
 	}
 	return errs
 }

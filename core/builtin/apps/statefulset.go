@@ -27,7 +27,7 @@ func ValidateStatefulSet(obj, old map[string]any) field.ErrorList {
 	errs = append(errs, immutable(spec["volumeClaimTemplates"], oldSpec["volumeClaimTemplates"], func(v any) any { return v }, p.Child("volumeClaimTemplates"))...)
 	errs = append(errs, immutable(Str(spec, "serviceName"), Str(oldSpec, "serviceName"), func(v any) any { return v }, p.Child("serviceName"))...)
 	errs = append(errs, immutable(Str(spec, "podManagementPolicy"), Str(oldSpec, "podManagementPolicy"), func(v any) any { return v }, p.Child("podManagementPolicy"))...)
-	return errs
+	return append(errs, validateStatefulSetStatus(Obj(obj, "status"))...)
 }
 
 func validateStatefulSetSpec(spec map[string]any, p *field.Path, skipTemplate bool) field.ErrorList {

@@ -11,11 +11,10 @@ import (
 
 // ValidateService is a part of ValidateServiceCreate/ValidateServiceUpdate:
 // ports, selector, session affinity, type, node ports, duplicates and the
-// ExternalName rules in validateService's order, and on update that the
-// cluster IPs do not change. Not reproduced: the cluster IP, IP family and
-// external IP checks (the sandbox allocates cluster IPs after validation,
-// kube-apiserver before), load balancer source ranges and class, and the
-// traffic policy fields.
+// ExternalName rules, the cluster IP and IP family checks (serviceip.go)
+// in validateService's order, and on update that the cluster IPs do not
+// change. Not reproduced: the external IP checks, load balancer source
+// ranges and class, and the traffic policy fields.
 func ValidateService(obj, old map[string]any) field.ErrorList {
 	spec := Obj(obj, "spec")
 	sp := field.NewPath("spec")
@@ -35,6 +34,15 @@ func ValidateService(obj, old map[string]any) field.ErrorList {
 			errs = append(errs, field.Invalid(sp.Child("clusterIPs").Index(0), "None", "may not be set to 'None' for "+typ+" services"))
 		}
 	case "ExternalName":
+		if len(Strs(spec, "clusterIPs")) > 0 {
+			errs = append(errs, field.Forbidden(sp.Child("clusterIPs"), "may not be set for ExternalName services"))
+		}
+		if len(Strs(spec, "ipFamilies")) > 0 {
+			errs = append(errs, field.Forbidden(sp.Child("ipFamilies"), "may not be set for ExternalName services"))
+		}
+		if spec["ipFamilyPolicy"] != nil {
+			errs = append(errs, field.Forbidden(sp.Child("ipFamilyPolicy"), "may not be set for ExternalName services"))
+		}
 		if cname := strings.TrimSuffix(Str(spec, "externalName"), "."); cname != "" {
 			errs = append(errs, dns1123Subdomain(cname, sp.Child("externalName"))...)
 		} else {
@@ -83,6 +91,7 @@ func ValidateService(obj, old map[string]any) field.ErrorList {
 	default:
 		errs = append(errs, field.NotSupported(sp.Child("sessionAffinity"), sa, []string{"ClientIP", "None"}))
 	}
+	errs = append(errs, validateServiceClusterIPs(spec, Obj(old, "spec"))...)
 	switch typ {
 	case "ClusterIP", "ExternalName", "LoadBalancer", "NodePort":
 	case "":

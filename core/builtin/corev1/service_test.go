@@ -32,6 +32,20 @@ func TestValidateService(t *testing.T) {
 		{Name: "external name required", Obj: svc(`{"type":"ExternalName"}`), Want: []string{"spec.externalName: Required value"}},
 		{Name: "cluster IP may not change", Obj: svc(`{"clusterIP":"10.96.0.11","selector":{"app":"web"},"ports":[{"port":80}]}`), Old: stored, Want: []string{
 			`spec.clusterIPs[0]: Invalid value: ["10.96.0.11"]: may not change once set`}},
+		// as the real control plane answers (bi-service and curl against it)
+		{Name: "cluster IP not an IP", Obj: svc(`{"clusterIP":"10.96.0.300","ports":[{"port":80}]}`), Want: []string{
+			`spec.clusterIPs[0]: Invalid value: "10.96.0.300": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)`}},
+		{Name: "cluster IP with leading zeros", Obj: svc(`{"clusterIP":"010.96.0.5","ports":[{"port":80}]}`), Want: []string{
+			`spec.clusterIPs[0]: Invalid value: "010.96.0.5": must not have leading 0s`}},
+		{Name: "IPv4-mapped cluster IP", Obj: svc(`{"clusterIP":"::ffff:10.96.0.5","ports":[{"port":80}]}`), Want: []string{
+			`spec.clusterIPs[0]: Invalid value: "::ffff:10.96.0.5": must not be an IPv4-mapped IPv6 address`}},
+		{Name: "two cluster IPs of one family", Obj: svc(`{"clusterIP":"10.96.0.5","clusterIPs":["10.96.0.5","10.96.0.6"],"ports":[{"port":80}]}`), Want: []string{
+			`spec.clusterIPs: Invalid value: ["10.96.0.5","10.96.0.6"]: may specify no more than one IP for each IP family`}},
+		{Name: "clusterIPs must follow clusterIP", Obj: svc(`{"clusterIP":"10.96.0.5","clusterIPs":["10.96.0.6"],"ports":[{"port":80}]}`), Want: []string{
+			"spec.clusterIPs: Invalid value: [\"10.96.0.6\"]: first value must match `clusterIP`"}},
+		{Name: "ExternalName with an IP family policy", Obj: svc(`{"type":"ExternalName","externalName":"a.b","ipFamilyPolicy":"SingleStack","ports":[{"port":80}]}`), Want: []string{
+			"spec.ipFamilyPolicy: Forbidden: may not be set for ExternalName services"}},
+		{Name: "fixed valid cluster IP", Obj: svc(`{"clusterIP":"10.96.123.45","ports":[{"port":80}]}`)},
 		{Name: "ports may change", Obj: svc(`{"clusterIP":"10.96.0.10","selector":{"app":"web"},"ports":[{"port":8080}]}`), Old: stored},
 	})
 }
