@@ -118,13 +118,13 @@ func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteO
 		if o.rv != "" && o.rv != str(m, "resourceVersion") {
 			return nil, 0, preconditionConflict(gk, name, fmt.Sprintf("the ResourceVersion in the precondition (%s) does not match the ResourceVersion in record (%s). The object might have been modified", o.rv, str(m, "resourceVersion")))
 		}
-		if res.Hooks.ForbidDelete != nil {
-			if why := res.Hooks.ForbidDelete(obj); why != "" {
+		if res.Hooks.Delete.Forbid != nil {
+			if why := res.Hooks.Delete.Forbid(obj); why != "" {
 				return nil, 0, apierr.Forbidden(apierr.GR{Group: res.Group, Resource: res.Resource}, name, why)
 			}
 		}
 		if str(m, "deletionTimestamp") != "" {
-			if res.Hooks.GracePeriod != nil && o.grace != nil && s.shortenGrace(m, *o.grace) {
+			if res.Hooks.Delete.GracePeriod != nil && o.grace != nil && s.shortenGrace(m, *o.grace) {
 				graceful = int64OrZero(m["deletionGracePeriodSeconds"]) == 0 && len(stringSlice(m["finalizers"])) == 0
 				return obj, writeMarkGraceful, nil
 			}
@@ -137,8 +137,8 @@ func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteO
 		case "Orphan":
 			fins = withFinalizer(fins, "orphan", "foregroundDeletion")
 		}
-		if res.Hooks.GracePeriod != nil {
-			period := res.Hooks.GracePeriod(obj, o.grace)
+		if res.Hooks.Delete.GracePeriod != nil {
+			period := res.Hooks.Delete.GracePeriod(obj, o.grace)
 			if len(fins) > 0 {
 				m["finalizers"] = toAnySlice(fins)
 			}
@@ -150,7 +150,7 @@ func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteO
 			graceful = period == 0 && len(fins) == 0
 			return obj, writeMarkGraceful, nil
 		}
-		if res.Hooks.BeginDelete != nil && res.Hooks.BeginDelete(obj, fins, s.timestamp()) {
+		if res.Hooks.Delete.Begin != nil && res.Hooks.Delete.Begin(obj, fins, s.timestamp()) {
 			return obj, writeMarkDeleted, nil
 		}
 		if len(fins) == 0 {

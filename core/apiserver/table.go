@@ -90,8 +90,8 @@ func (q *request) tableRow(cells []any, it object) map[string]any {
 		row["object"] = it
 	default:
 		row["object"] = q.partialObject(it)
-		if q.res.Hooks.TableMetadata != nil {
-			row["object"].(object)["metadata"] = q.res.Hooks.TableMetadata(jsonx.CopyObject(meta(it)))
+		if q.res.TableMetadata != nil {
+			row["object"].(object)["metadata"] = q.res.TableMetadata(jsonx.CopyObject(meta(it)))
 		}
 	}
 	return row

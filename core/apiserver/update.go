@@ -56,7 +56,7 @@ type writeOp int
 const (
 	// writeUpdate: an update, validated and stored unless it changes
 	// nothing; a deleting object it leaves without finalizers (and not
-	// Held) is removed instead.
+	// Delete.Held) is removed instead.
 	writeUpdate writeOp = iota
 	// writeMarkDeleted: the graceful-deletion write, stored like an update
 	// but not validated as one (it sets the immutable deletion fields).
@@ -122,7 +122,7 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun b
 			out = old
 			return store.NoOp(), nil
 		}
-		held := res.Hooks.Held != nil && res.Hooks.Held(obj)
+		held := res.Hooks.Delete.Held != nil && res.Hooks.Delete.Held(obj)
 		if str(m, "deletionTimestamp") != "" && len(stringSlice(m["finalizers"])) == 0 && !held && op != writeMarkGraceful {
 			out, deleted = obj, true
 			if dryRun {

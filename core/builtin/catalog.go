@@ -113,7 +113,7 @@ var catalogue = []entry{
 			withCell(col("Readiness Gates", "string", 1, doc("core/v1.PodSpec.readinessGates"), ""), noneCell),
 		},
 		Hooks: resource.Hooks{Default: defaultPod, PrepareCreate: preparePodCreate,
-			Validate: corev1.ValidatePod, GracePeriod: corev1.PodGracePeriod},
+			Validate: corev1.ValidatePod, Delete: resource.DeleteHooks{GracePeriod: corev1.PodGracePeriod}},
 	}},
 	{def: "io.k8s.api.core.v1.Secret", res: resource.Resource{
 		Version: "v1", Resource: "secrets", Singular: "secret", Kind: "Secret", ListKind: "SecretList",
@@ -167,7 +167,8 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			withCell(col("Selector", "string", 1, doc("apps/v1.DaemonSetSpec.selector"), ""), selectorCell),
 		},
-		Hooks: resource.Hooks{Default: defaultDaemonSet, PrepareCreate: prepareDaemonSetCreate, PrepareUpdate: prepareDaemonSetUpdate, Validate: apps.ValidateDaemonSet, TableMetadata: daemonSetTableMetadata},
+		TableMetadata: daemonSetTableMetadata,
+		Hooks:         resource.Hooks{Default: defaultDaemonSet, PrepareCreate: prepareDaemonSetCreate, PrepareUpdate: prepareDaemonSetUpdate, Validate: apps.ValidateDaemonSet},
 	}},
 	{def: "io.k8s.api.apps.v1.Deployment", res: resource.Resource{
 		Group: "apps", Version: "v1", Resource: "deployments", Singular: "deployment", Kind: "Deployment", ListKind: "DeploymentList",

@@ -33,7 +33,7 @@ func crdHooks(h *resource.Hooks) {
 	h.Default = crdDefault
 	h.PrepareCreate = crdPrepareCreate
 	h.Validate = crdValidate
-	h.BeginDelete = crdBeginDelete
+	h.Delete.Begin = crdBeginDelete
 	h.Controller = crdController
 }
 

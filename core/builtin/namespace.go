@@ -13,9 +13,9 @@ import (
 
 func namespaceHooks(h *resource.Hooks) {
 	h.Name = validation.NameIsDNSLabel
-	h.BeginDelete = namespaceBeginDelete
-	h.ForbidDelete = namespaceForbidDelete
-	h.Held = namespaceHeld
+	h.Delete.Begin = namespaceBeginDelete
+	h.Delete.Forbid = namespaceForbidDelete
+	h.Delete.Held = namespaceHeld
 	h.Controller = namespaceController
 }
 

@@ -30,8 +30,13 @@ type Resource struct {
 	Status bool   // has a status subresource
 	Scale  *Scale // has a scale subresource
 
-	Schema           *schema.Schema // nil: anything goes (no validation, no pruning)
-	PrinterColumns   []PrinterColumn
+	Schema         *schema.Schema // nil: anything goes (no validation, no pruning)
+	PrinterColumns []PrinterColumn
+	// TableMetadata, if set, gives the metadata of a Table row's
+	// PartialObjectMetadata from the object's (a copy it may change): the
+	// printers run on kube's internal types, whose conversion moves some
+	// annotations into fields (a DaemonSet's template generation).
+	TableMetadata    func(meta Object) Object
 	SelectableFields []string // beyond metadata.name and metadata.namespace, e.g. "spec.nodeName"
 
 	// CRD marks a custom resource (answers as custom resources do: no
@@ -82,14 +87,14 @@ type PrinterColumn struct {
 //
 // an update (PUT, PATCH, apply, a status write):
 //
-//	PrepareUpdate ─▶ Default ─▶ Name + Validate(obj, old) ─▶ store (or delete, unless Held) ─▶ Controller(Updated)
+//	PrepareUpdate ─▶ Default ─▶ Name + Validate(obj, old) ─▶ store (or delete, unless Delete.Held) ─▶ Controller(Updated)
 //
 // and a DELETE of an object that is not being deleted yet:
 //
-//	BeginDelete ─▶ store the marked object (or remove it) ─▶ Controller(Updated, then Deleting or Deleted)
+//	Delete.Begin ─▶ store the marked object (or remove it) ─▶ Controller(Updated, then Deleting or Deleted)
 //
-// For example, a Namespace's BeginDelete marks it Terminating while
-// spec.finalizers hold it, Held keeps it stored until they are gone, and
+// For example, a Namespace's Delete.Begin marks it Terminating while
+// spec.finalizers hold it, Delete.Held keeps it stored until they are gone, and
 // its Controller empties it (Deleting) and then clears spec.finalizers,
 // whereupon the update removes it.
 type Hooks struct {
@@ -112,42 +117,16 @@ type Hooks struct {
 	// after managedFields were written, so no field manager owns what it
 	// sets, just before the store write (also on a dry run).
 	Allocate func(obj Object)
-	// BeginDelete marks obj for deletion in the kind's own way when a
-	// DELETE finds it not yet being deleted (after the preconditions) and
-	// reports true; false leaves obj to the generic rule: removed at once
-	// without finalizers, otherwise marked (deletionTimestamp,
-	// deletionGracePeriodSeconds 0, generation+1). finalizers are
-	// metadata.finalizers as the propagation policy asks for them; now is
-	// the server's clock as a metadata timestamp. The marked object is
-	// stored without update validation (deletion fields are immutable).
-	BeginDelete func(obj Object, finalizers []string, now string) bool
-	// ForbidDelete reports why obj may not be deleted ("" allows it), as
-	// admission would: a DELETE (after its preconditions) answers 403
-	// Forbidden with that reason, e.g. the namespace "default".
-	ForbidDelete func(obj Object) string
-	// GracePeriod makes a DELETE of an object not yet being deleted
-	// graceful (the strategy's CheckGracefulDelete): it returns the grace
-	// period in seconds for the requested one (nil: not given). The object
-	// is then stored marked (deletionTimestamp now + period,
-	// deletionGracePeriodSeconds, generation+1) and, when the period is 0
-	// and no finalizer holds it, removed by a second write — a Pod no node
-	// runs. Nil: the generic rule of BeginDelete.
-	GracePeriod func(obj Object, requested *int64) int64
-	// TableMetadata, if set, gives the metadata of a Table row's
-	// PartialObjectMetadata from the object's (a copy it may change): the
-	// printers run on kube's internal types, whose conversion moves some
-	// annotations into fields (a DaemonSet's template generation).
-	TableMetadata func(meta Object) Object
-	// Held reports that something besides metadata.finalizers keeps obj,
-	// which is being deleted, stored: an update that leaves it without
-	// finalizers removes it only when Held is false (a Namespace's
-	// spec.finalizers, the registry's ShouldDeleteNamespaceDuringUpdate).
-	Held func(obj Object) bool
+	// Delete is how a DELETE treats the kind's objects.
+	Delete DeleteHooks
 	// Controller is the kind's controller, run in the server, in line with
 	// the request: it hears of every committed write of an object of this
 	// resource (never of a dry run) and may act through c, e.g. a
-	// CustomResourceDefinition makes the server serve its versions. An
-	// error is the request's answer (the write itself stays committed).
+	// CustomResourceDefinition makes the server serve its versions. The
+	// request is answered as kube-apiserver answers it whatever the
+	// controller does (its controllers run apart from requests): an error
+	// is logged, and the next write of the object or the next start tries
+	// again.
 	Controller func(c Cluster, ev Event) error
 	// Answer makes the resource virtual, as the review APIs are: nothing
 	// is stored, create is the only verb (other methods on the collection
@@ -156,6 +135,36 @@ type Hooks struct {
 	// written (now: the server's clock as a metadata timestamp). An error
 	// is the answer instead.
 	Answer func(obj Object, now string) (Object, error)
+}
+
+// DeleteHooks are a kind's rules for DELETE; every one may be nil.
+type DeleteHooks struct {
+	// Forbid reports why obj may not be deleted ("" allows it), as
+	// admission would: a DELETE (after its preconditions) answers 403
+	// Forbidden with that reason, e.g. the namespace "default".
+	Forbid func(obj Object) string
+	// GracePeriod makes a DELETE of an object not yet being deleted
+	// graceful (the strategy's CheckGracefulDelete): it returns the grace
+	// period in seconds for the requested one (nil: not given). The object
+	// is then stored marked (deletionTimestamp now + period,
+	// deletionGracePeriodSeconds, generation+1) and, when the period is 0
+	// and no finalizer holds it, removed by a second write — a Pod no node
+	// runs. Nil: the generic rule of Begin.
+	GracePeriod func(obj Object, requested *int64) int64
+	// Begin marks obj for deletion in the kind's own way when a
+	// DELETE finds it not yet being deleted (after the preconditions) and
+	// reports true; false leaves obj to the generic rule: removed at once
+	// without finalizers, otherwise marked (deletionTimestamp,
+	// deletionGracePeriodSeconds 0, generation+1). finalizers are
+	// metadata.finalizers as the propagation policy asks for them; now is
+	// the server's clock as a metadata timestamp. The marked object is
+	// stored without update validation (deletion fields are immutable).
+	Begin func(obj Object, finalizers []string, now string) bool
+	// Held reports that something besides metadata.finalizers keeps obj,
+	// which is being deleted, stored: an update that leaves it without
+	// finalizers removes it only when Held is false (a Namespace's
+	// spec.finalizers, the registry's ShouldDeleteNamespaceDuringUpdate).
+	Held func(obj Object) bool
 }
 
 // EventType says what happened to the object of an Event.
