@@ -59,8 +59,8 @@ func (s *Server) fieldManagerFor(res *resource.Resource) fieldManager {
 		EmptyListResets: !res.CRD,
 	}
 	if !res.CRD {
-		kind := res.Kind
-		opts.Zero = func() map[string]any { return builtin.ZeroObject(kind) }
+		gv, kind := res.GroupVersion(), res.Kind
+		opts.Zero = func() map[string]any { return builtin.ZeroObjectFor(gv, kind) }
 	}
 	if res.Status {
 		opts.ResetFields = map[string][][]string{"": {{"status"}}, "status": {{"spec"}}}

@@ -1,8 +1,10 @@
 // Package builtin is the catalogue of the built-in resources kubesandbox
 // serves: core/v1 namespaces, configmaps, secrets, pods, services,
 // serviceaccounts and events; apps/v1 deployments, replicasets,
-// statefulsets and daemonsets; batch/v1 jobs and cronjobs; and
-// apiextensions.k8s.io/v1 customresourcedefinitions.
+// statefulsets and daemonsets; batch/v1 jobs and cronjobs;
+// apiextensions.k8s.io/v1 customresourcedefinitions; and the kinds of
+// catalog_kinds.go (core/v1 endpoints, events.k8s.io/v1 events,
+// discovery.k8s.io/v1 endpointslices).
 //
 // Their schemas are generated from the published k8s.io/api types by the
 // separate reference module (see reference/gen) into schemas.json, which is
@@ -54,8 +56,9 @@ func Definition(name string) *schema.Schema {
 // order (group by group). It fails only if the embedded schemas are broken,
 // which the package's tests rule out.
 func Resources() []*resource.Resource {
-	out := make([]*resource.Resource, 0, len(catalogue))
-	for _, e := range catalogue {
+	all := allEntries()
+	out := make([]*resource.Resource, 0, len(all))
+	for _, e := range all {
 		r := e.res // copy
 		r.ShortNames = append([]string(nil), e.res.ShortNames...)
 		r.Categories = append([]string(nil), e.res.Categories...)
@@ -86,6 +89,12 @@ func Lookup(group, plural string) *resource.Resource {
 	return nil
 }
 
+// allEntries is the whole catalogue: the workloads and core kinds of
+// catalog.go, then the kinds of catalog_kinds.go.
+func allEntries() []entry {
+	return append(append(make([]entry, 0, len(catalogue)+len(kindsCatalogue)), catalogue...), kindsCatalogue...)
+}
+
 // check verifies that every catalogue entry names an existing definition;
 // used by tests.
 func check() error {
@@ -93,7 +102,7 @@ func check() error {
 	if err != nil {
 		return err
 	}
-	for _, e := range catalogue {
+	for _, e := range append(allEntries(), kindsPending...) {
 		if d[e.def] == nil {
 			return fmt.Errorf("%s: no definition %s", e.res.Resource, e.def)
 		}

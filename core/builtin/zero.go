@@ -23,3 +23,13 @@ func ZeroObject(kind string) map[string]any {
 	}
 	return obj
 }
+
+// ZeroObjectFor is ZeroObject for the kind of one API version: a kind
+// name two groups share (core/v1 and events.k8s.io/v1 Event) is told apart
+// by apiVersion.
+func ZeroObjectFor(apiVersion, kind string) map[string]any {
+	if _, ok := zeroObjects[apiVersion+"/"+kind]; ok {
+		return ZeroObject(apiVersion + "/" + kind)
+	}
+	return ZeroObject(kind)
+}

@@ -8,8 +8,8 @@ import (
 
 func TestZeroObject(t *testing.T) {
 	for _, r := range Resources() {
-		t.Run(r.Kind, func(t *testing.T) {
-			z := ZeroObject(r.Kind)
+		t.Run(r.GroupVersion()+"/"+r.Kind, func(t *testing.T) {
+			z := ZeroObjectFor(r.GroupVersion(), r.Kind)
 			if z == nil {
 				t.Fatalf("no zero object for %s", r.Kind)
 			}
@@ -17,7 +17,7 @@ func TestZeroObject(t *testing.T) {
 				t.Errorf("apiVersion/kind = %v/%v, want %s/%s", z["apiVersion"], z["kind"], r.GroupVersion(), r.Kind)
 			}
 			z["metadata"].(map[string]any)["name"] = "changed"
-			if again := ZeroObject(r.Kind); len(again["metadata"].(map[string]any)) != 0 {
+			if again := ZeroObjectFor(r.GroupVersion(), r.Kind); len(again["metadata"].(map[string]any)) != 0 {
 				t.Errorf("ZeroObject shares its result: %v", again)
 			}
 		})

@@ -7,8 +7,17 @@ import (
 	authenticationv1 "k8s.io/api/authentication/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	eventsv1 "k8s.io/api/events/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -35,6 +44,28 @@ func Roots() []reflect.Type {
 		reflect.TypeFor[batchv1.Job](),
 		reflect.TypeFor[batchv1.CronJob](),
 		reflect.TypeFor[apiextensionsv1.CustomResourceDefinition](),
+		// The kinds a learner meets (issue 12, item 2).
+		reflect.TypeFor[corev1.Endpoints](),
+		reflect.TypeFor[corev1.Node](),
+		reflect.TypeFor[corev1.LimitRange](),
+		reflect.TypeFor[corev1.ResourceQuota](),
+		reflect.TypeFor[corev1.PersistentVolumeClaim](),
+		reflect.TypeFor[corev1.PersistentVolume](),
+		reflect.TypeFor[eventsv1.Event](),
+		reflect.TypeFor[discoveryv1.EndpointSlice](),
+		reflect.TypeFor[coordinationv1.Lease](),
+		reflect.TypeFor[storagev1.StorageClass](),
+		reflect.TypeFor[networkingv1.Ingress](),
+		reflect.TypeFor[networkingv1.IngressClass](),
+		reflect.TypeFor[networkingv1.NetworkPolicy](),
+		reflect.TypeFor[autoscalingv2.HorizontalPodAutoscaler](),
+		reflect.TypeFor[policyv1.PodDisruptionBudget](),
+		reflect.TypeFor[schedulingv1.PriorityClass](),
+		reflect.TypeFor[appsv1.ControllerRevision](),
+		reflect.TypeFor[rbacv1.Role](),
+		reflect.TypeFor[rbacv1.ClusterRole](),
+		reflect.TypeFor[rbacv1.RoleBinding](),
+		reflect.TypeFor[rbacv1.ClusterRoleBinding](),
 		reflect.TypeFor[autoscalingv1.Scale](),
 		// The review APIs (virtual: answered, never stored).
 		reflect.TypeFor[authenticationv1.SelfSubjectReview](),

@@ -24,11 +24,27 @@ func GroupVersion(t reflect.Type) string {
 		g, v, _ := strings.Cut(strings.TrimPrefix(p, "k8s.io/api/"), "/")
 		return g + ".k8s.io/" + v
 	case strings.HasPrefix(p, "k8s.io/api/"):
-		return strings.TrimPrefix(p, "k8s.io/api/")
+		gv := strings.TrimPrefix(p, "k8s.io/api/")
+		if g, v, ok := strings.Cut(gv, "/"); ok && apiGroups[g] != "" {
+			return apiGroups[g] + "/" + v
+		}
+		return gv
 	case p == "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1":
 		return "apiextensions.k8s.io/v1"
 	}
 	return ""
+}
+
+// apiGroups are the API group names of the k8s.io/api packages whose
+// directory is not the group name (the packages' GroupName constants).
+var apiGroups = map[string]string{
+	"coordination": "coordination.k8s.io",
+	"discovery":    "discovery.k8s.io",
+	"events":       "events.k8s.io",
+	"networking":   "networking.k8s.io",
+	"rbac":         "rbac.authorization.k8s.io",
+	"scheduling":   "scheduling.k8s.io",
+	"storage":      "storage.k8s.io",
 }
 
 // ZeroObjects are the typed zero values of the root kinds as the JSON
@@ -54,12 +70,28 @@ func ZeroObjects() (map[string]string, error) {
 		if b, err = json.Marshal(m); err != nil {
 			return nil, err
 		}
-		if _, dup := out[t.Name()]; dup {
-			return nil, fmt.Errorf("two root kinds named %s", t.Name())
+		// A kind name of two groups (core/v1 and events.k8s.io/v1 Event):
+		// the core one keeps the plain name, the other is "apiVersion/Kind".
+		key := t.Name()
+		if _, dup := out[key]; dup || (gv != "v1" && coreKind(t.Name())) {
+			key = gv + "/" + t.Name()
 		}
-		out[t.Name()] = string(b)
+		if _, dup := out[key]; dup {
+			return nil, fmt.Errorf("two root kinds named %s", key)
+		}
+		out[key] = string(b)
 	}
 	return out, nil
+}
+
+// coreKind reports whether a core/v1 root kind has this name.
+func coreKind(name string) bool {
+	for _, t := range Roots() {
+		if t.Name() == name && GroupVersion(t) == "v1" {
+			return true
+		}
+	}
+	return false
 }
 
 // ZeroGo renders core/builtin/zz_zero.go.

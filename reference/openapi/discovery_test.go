@@ -31,7 +31,7 @@ func TestAggregatedDiscoveryTypes(t *testing.T) {
 		legacy bool
 		groups string
 	}{
-		{"apis", false, "apps authentication.k8s.io authorization.k8s.io batch apiextensions.k8s.io stable.example.com"},
+		{"apis", false, "apps events.k8s.io authentication.k8s.io authorization.k8s.io batch apiextensions.k8s.io discovery.k8s.io stable.example.com"}, // the real server's /apis order
 		{"api", true, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -85,7 +85,8 @@ func TestAggregatedDiscoveryClient(t *testing.T) {
 	for _, g := range groups {
 		names = append(names, g.Name+"="+g.PreferredVersion.GroupVersion)
 	}
-	if want := " apps=apps/v1 authentication.k8s.io=authentication.k8s.io/v1 authorization.k8s.io=authorization.k8s.io/v1 batch=batch/v1 apiextensions.k8s.io=apiextensions.k8s.io/v1 stable.example.com=stable.example.com/v1"; " "+strings.Join(names, " ") != " ="+"v1"+want {
+	if want := " apps=apps/v1 events.k8s.io=events.k8s.io/v1 authentication.k8s.io=authentication.k8s.io/v1 authorization.k8s.io=authorization.k8s.io/v1" +
+		" batch=batch/v1 apiextensions.k8s.io=apiextensions.k8s.io/v1 discovery.k8s.io=discovery.k8s.io/v1 stable.example.com=stable.example.com/v1"; " "+strings.Join(names, " ") != " ="+"v1"+want {
 		t.Fatalf("groups %q", strings.Join(names, " "))
 	}
 	got := map[string]string{}

@@ -26,7 +26,8 @@ import (
 	"github.com/kubesandbox/kubesandbox/core/openapi"
 )
 
-var gvPathsWant = []string{"api/v1", "apis/apiextensions.k8s.io/v1", "apis/apps/v1", "apis/authentication.k8s.io/v1", "apis/authorization.k8s.io/v1", "apis/batch/v1", "apis/stable.example.com/v1"}
+var gvPathsWant = []string{"api/v1", "apis/apiextensions.k8s.io/v1", "apis/apps/v1", "apis/authentication.k8s.io/v1",
+	"apis/authorization.k8s.io/v1", "apis/batch/v1", "apis/discovery.k8s.io/v1", "apis/events.k8s.io/v1", "apis/stable.example.com/v1"}
 
 func TestV3Root(t *testing.T) {
 	rs := allResources(t)
@@ -193,7 +194,7 @@ func TestOpenAPI3Root(t *testing.T) {
 	for _, gv := range gvs {
 		got = append(got, gv.String())
 	}
-	if want := "apiextensions.k8s.io/v1 apps/v1 authentication.k8s.io/v1 authorization.k8s.io/v1 batch/v1 stable.example.com/v1 v1"; strings.Join(got, " ") != want {
+	if want := "apiextensions.k8s.io/v1 apps/v1 authentication.k8s.io/v1 authorization.k8s.io/v1 batch/v1 discovery.k8s.io/v1 events.k8s.io/v1 stable.example.com/v1 v1"; strings.Join(got, " ") != want {
 		t.Fatalf("group versions %q, want %q", strings.Join(got, " "), want)
 	}
 	spec, err := root.GVSpec(schema.GroupVersion{Group: "apps", Version: "v1"})

@@ -217,14 +217,14 @@ func TestZeroMessageIsZeroObject(t *testing.T) {
 		if r.Kind == "CustomResourceDefinition" {
 			continue // JSONSchemaProps
 		}
-		t.Run(r.Kind, func(t *testing.T) {
+		t.Run(r.GroupVersion()+"/"+r.Kind, func(t *testing.T) {
 			body := append([]byte("k8s\x00"), 0x0a, 0x00) // typeMeta {}, raw absent
 			got, err := kpb.DecodeToJSONObject(body, r.Schema)
 			if err != nil {
 				t.Fatal(err)
 			}
 			got["apiVersion"], got["kind"] = r.GroupVersion(), r.Kind
-			if want := builtin.ZeroObject(r.Kind); !reflect.DeepEqual(got, want) {
+			if want := builtin.ZeroObjectFor(r.GroupVersion(), r.Kind); !reflect.DeepEqual(got, want) {
 				t.Errorf("got  %v\nwant %v", got, want)
 			}
 		})
