@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
 )
 
 // Graceful deletion of Pods (the pod strategy's CheckGracefulDelete, wired
@@ -43,10 +45,10 @@ func TestPodGracefulDelete(t *testing.T) {
 			if metaStr(out, "deletionTimestamp") == "" {
 				t.Errorf("no deletionTimestamp: %v", m)
 			}
-			if g, ok := int64Of(m["deletionGracePeriodSeconds"]); !ok || g != c.wantGrace {
+			if g, ok := jsonx.Int64(m["deletionGracePeriodSeconds"]); !ok || g != c.wantGrace {
 				t.Errorf("deletionGracePeriodSeconds = %v, want %d", m["deletionGracePeriodSeconds"], c.wantGrace)
 			}
-			if g, _ := int64Of(m["generation"]); g != 2 {
+			if g, _ := jsonx.Int64(m["generation"]); g != 2 {
 				t.Errorf("generation = %v, want 2", m["generation"])
 			}
 			if c.query == "" && rvOf(out) <= rvOf(created) {
@@ -66,11 +68,11 @@ func TestPodGracefulDelete(t *testing.T) {
 		mustDo(t, s, 201, "POST", pods, "application/json", pod("bound", ""))
 		mustDo(t, s, 200, "DELETE", pods+"/bound", "", "")
 		mustDo(t, s, 200, "DELETE", pods+"/bound?gracePeriodSeconds=60", "", "") // longer: unchanged
-		if g, _ := int64Of(metaOf(mustDo(t, s, 200, "GET", pods+"/bound", "", ""))["deletionGracePeriodSeconds"]); g != 30 {
+		if g, _ := jsonx.Int64(metaOf(mustDo(t, s, 200, "GET", pods+"/bound", "", ""))["deletionGracePeriodSeconds"]); g != 30 {
 			t.Errorf("a longer period changed it to %d", g)
 		}
 		out := mustDo(t, s, 200, "DELETE", pods+"/bound?gracePeriodSeconds=0", "", "")
-		if g, ok := int64Of(metaOf(out)["deletionGracePeriodSeconds"]); !ok || g != 0 {
+		if g, ok := jsonx.Int64(metaOf(out)["deletionGracePeriodSeconds"]); !ok || g != 0 {
 			t.Errorf("deletionGracePeriodSeconds = %v, want 0", metaOf(out)["deletionGracePeriodSeconds"])
 		}
 		mustDo(t, s, 404, "GET", pods+"/bound", "", "")
@@ -104,7 +106,7 @@ func TestBuiltinScaleNegativeReplicas(t *testing.T) {
 		})
 	}
 	r := mustDo(t, s, 200, "GET", deploys+"/web", "", "")
-	if n, _ := int64Of(r["spec"].(map[string]any)["replicas"]); n != 1 {
+	if n, _ := jsonx.Int64(r["spec"].(map[string]any)["replicas"]); n != 1 {
 		t.Errorf("replicas changed: %v", r["spec"])
 	}
 }
@@ -132,7 +134,7 @@ func TestScaleEntry(t *testing.T) {
 			if found != c.wantEntry {
 				t.Errorf("scale entry present = %v, want %v: %v", found, c.wantEntry, metaOf(d)["managedFields"])
 			}
-			if n, _ := int64Of(d["spec"].(map[string]any)["replicas"]); strconv.Itoa(int(n)) != c.replicas {
+			if n, _ := jsonx.Int64(d["spec"].(map[string]any)["replicas"]); strconv.Itoa(int(n)) != c.replicas {
 				t.Errorf("spec.replicas = %d", n)
 			}
 		})

@@ -43,10 +43,10 @@ func (q *request) deleteOptions() (deleteOptions, error) {
 			o.uid, _ = pre["uid"].(string)
 			o.rv, _ = pre["resourceVersion"].(string)
 		}
-		if g, ok := int64Of(m["gracePeriodSeconds"]); ok {
+		if g, ok := jsonx.Int64(m["gracePeriodSeconds"]); ok {
 			o.grace = &g
 		}
-		for _, d := range stringSlice(m["dryRun"]) {
+		for _, d := range jsonx.Strings(m["dryRun"]) {
 			if d == "All" {
 				o.dryRun = true
 			}
@@ -125,12 +125,12 @@ func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteO
 		}
 		if str(m, "deletionTimestamp") != "" {
 			if res.Hooks.Delete.GracePeriod != nil && o.grace != nil && s.shortenGrace(m, *o.grace) {
-				graceful = int64OrZero(m["deletionGracePeriodSeconds"]) == 0 && len(stringSlice(m["finalizers"])) == 0
+				graceful = int64OrZero(m["deletionGracePeriodSeconds"]) == 0 && len(jsonx.Strings(m["finalizers"])) == 0
 				return obj, writeMarkGraceful, nil
 			}
 			return obj, writeUnchanged, nil // already being deleted
 		}
-		fins := stringSlice(m["finalizers"])
+		fins := jsonx.Strings(m["finalizers"])
 		switch o.propagation {
 		case "Foreground":
 			fins = withFinalizer(fins, "foregroundDeletion", "orphan")
@@ -140,11 +140,11 @@ func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteO
 		if res.Hooks.Delete.GracePeriod != nil {
 			period := res.Hooks.Delete.GracePeriod(obj, o.grace)
 			if len(fins) > 0 {
-				m["finalizers"] = toAnySlice(fins)
+				m["finalizers"] = jsonx.Anys(fins)
 			}
 			m["deletionTimestamp"] = s.now().UTC().Add(time.Duration(period) * time.Second).Format(rfc3339)
 			m["deletionGracePeriodSeconds"] = period
-			if g, ok := int64Of(m["generation"]); ok && g > 0 {
+			if g, ok := jsonx.Int64(m["generation"]); ok && g > 0 {
 				m["generation"] = g + 1
 			}
 			graceful = period == 0 && len(fins) == 0
@@ -156,10 +156,10 @@ func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteO
 		if len(fins) == 0 {
 			return obj, writeDeleteNow, nil
 		}
-		m["finalizers"] = toAnySlice(fins)
+		m["finalizers"] = jsonx.Anys(fins)
 		m["deletionTimestamp"] = s.timestamp()
 		m["deletionGracePeriodSeconds"] = int64(0)
-		if g, ok := int64Of(m["generation"]); ok && g > 0 {
+		if g, ok := jsonx.Int64(m["generation"]); ok && g > 0 {
 			m["generation"] = g + 1
 		}
 		return obj, writeMarkDeleted, nil
@@ -173,7 +173,7 @@ func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteO
 		uid := metaStr(out, "uid")
 		marked := out
 		out, deleted, err = s.writeExisting(res, ns, name, false, func(obj object) (object, writeOp, error) {
-			if metaStr(obj, "uid") != uid || len(stringSlice(meta(obj)["finalizers"])) > 0 {
+			if metaStr(obj, "uid") != uid || len(jsonx.Strings(meta(obj)["finalizers"])) > 0 {
 				return obj, writeUnchanged, nil
 			}
 			return obj, writeDeleteNow, nil
@@ -221,7 +221,7 @@ func nestedOr(obj object, path ...string) any {
 // moves closer (never into the past; a period cut short that way becomes
 // 1), and reports true. m is the object's metadata.
 func (s *Server) shortenGrace(m map[string]any, period int64) bool {
-	cur, ok := int64Of(m["deletionGracePeriodSeconds"])
+	cur, ok := jsonx.Int64(m["deletionGracePeriodSeconds"])
 	if !ok || cur == 0 || period >= cur {
 		return false
 	}
@@ -245,6 +245,6 @@ func (s *Server) shortenGrace(m map[string]any, period int64) bool {
 }
 
 func int64OrZero(v any) int64 {
-	n, _ := int64Of(v)
+	n, _ := jsonx.Int64(v)
 	return n
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sort"
 
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 )
 
@@ -81,16 +82,16 @@ func (s *Server) serveResourceList(w http.ResponseWriter, r *http.Request, ri re
 		}
 		e := map[string]any{
 			"name": res.Resource, "singularName": res.Singular, "namespaced": res.Namespaced,
-			"kind": res.Kind, "verbs": toAnySlice(verbs),
+			"kind": res.Kind, "verbs": jsonx.Anys(verbs),
 		}
 		if res.Hooks.Answer == nil { // a virtual resource stores nothing
 			e["storageVersionHash"] = storageVersionHash(res)
 		}
 		if len(res.ShortNames) > 0 {
-			e["shortNames"] = toAnySlice(res.ShortNames)
+			e["shortNames"] = jsonx.Anys(res.ShortNames)
 		}
 		if len(res.Categories) > 0 {
-			e["categories"] = toAnySlice(res.Categories)
+			e["categories"] = jsonx.Anys(res.Categories)
 		}
 		resources = append(resources, e)
 		if res.Status {

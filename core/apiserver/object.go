@@ -89,39 +89,6 @@ func jsonPathFields(p string) []string {
 	return strings.Split(p, ".")
 }
 
-func stringSlice(v any) []string {
-	l, _ := v.([]any)
-	out := make([]string, 0, len(l))
-	for _, e := range l {
-		if s, ok := e.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func toAnySlice(s []string) []any {
-	out := make([]any, len(s))
-	for i, e := range s {
-		out[i] = e
-	}
-	return out
-}
-
-func int64Of(v any) (int64, bool) {
-	switch t := v.(type) {
-	case int64:
-		return t, true
-	case float64:
-		if t == float64(int64(t)) {
-			return int64(t), true
-		}
-	case int:
-		return int64(t), true
-	}
-	return 0, false
-}
-
 func equal(a, b any) bool { return reflect.DeepEqual(a, b) }
 
 func parseRV(s string) (int64, bool) {

@@ -112,7 +112,7 @@ func (q *request) writeScale(sc object, dry bool) error {
 	replicas, hasReplicas := nested(sc, "spec", "replicas")
 	rv := metaStr(sc, "resourceVersion")
 	manager := q.managerName()
-	if n, ok := int64Of(replicas); ok && n < 0 && !q.res.CRD && metaStr(sc, "name") == q.ri.name {
+	if n, ok := jsonx.Int64(replicas); ok && n < 0 && !q.res.CRD && metaStr(sc, "name") == q.ri.name {
 		// the built-in scale REST's ValidateScale, before it reads the
 		// object (custom resources leave it to their schema)
 		return apierr.Invalid(apierr.GK{Group: "autoscaling", Kind: "Scale"}, metaStr(sc, "name"),
@@ -130,7 +130,7 @@ func (q *request) writeScale(sc object, dry bool) error {
 			return nil, apierr.Invalid(q.gk(), q.ri.name, errs)
 		}
 		if hasGeneration(q.res) && specChanged(q.res, obj, old) {
-			g, _ := int64Of(meta(obj)["generation"])
+			g, _ := jsonx.Int64(meta(obj)["generation"])
 			meta(obj)["generation"] = g + 1
 		}
 		out, err := q.s.fieldManagerFor(q.res).Update(old, obj, manager, "scale", q.s.now())
@@ -179,6 +179,6 @@ func dropScaleEntries(obj object) {
 }
 
 func isZeroNumber(v any) bool {
-	n, ok := int64Of(v)
+	n, ok := jsonx.Int64(v)
 	return ok && n == 0
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/openapi"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 	"github.com/kubesandbox/kubesandbox/core/store"
@@ -175,7 +176,7 @@ func (s *Server) serveNotFoundIndex(w http.ResponseWriter, r *http.Request) {
 			paths = append(paths, "/apis/"+g+"/"+v)
 		}
 	}
-	writeObject(w, http.StatusNotFound, output{media: mediaJSON}, map[string]any{"paths": toAnySlice(paths)})
+	writeObject(w, http.StatusNotFound, output{media: mediaJSON}, map[string]any{"paths": jsonx.Anys(paths)})
 }
 
 // serveResource is the entry for /api/v1/... and /apis/G/V/... resource

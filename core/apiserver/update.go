@@ -123,7 +123,7 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun b
 			return store.NoOp(), nil
 		}
 		held := res.Hooks.Delete.Held != nil && res.Hooks.Delete.Held(obj)
-		if str(m, "deletionTimestamp") != "" && len(stringSlice(m["finalizers"])) == 0 && !held && op != writeMarkGraceful {
+		if str(m, "deletionTimestamp") != "" && len(jsonx.Strings(m["finalizers"])) == 0 && !held && op != writeMarkGraceful {
 			out, deleted = obj, true
 			if dryRun {
 				return store.NoOp(), nil

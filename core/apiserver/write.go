@@ -219,7 +219,7 @@ func prepareUpdate(res *resource.Resource, obj, old object, sub string) {
 		res.Hooks.PrepareUpdate(obj, old)
 	}
 	if hasGeneration(res) && specChanged(res, obj, old) {
-		g, _ := int64Of(m["generation"])
+		g, _ := jsonx.Int64(m["generation"])
 		m["generation"] = g + 1
 	}
 }

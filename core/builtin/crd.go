@@ -153,7 +153,7 @@ func CRDResources(crd resource.Object) []*resource.Resource {
 			Resource: str(names, "plural"), Singular: str(names, "singular"),
 			Kind: str(names, "kind"), ListKind: str(names, "listKind"),
 			Namespaced: str(spec, "scope") == "Namespaced",
-			ShortNames: strs(names["shortNames"]), Categories: strs(names["categories"]),
+			ShortNames: jsonx.Strings(names["shortNames"]), Categories: jsonx.Strings(names["categories"]),
 			CRD: true, StorageVersion: storageVersion,
 		}
 		if _, ok := nested(v, "subresources", "status"); ok {
@@ -170,7 +170,7 @@ func CRDResources(crd resource.Object) []*resource.Resource {
 		if cols, ok := v["additionalPrinterColumns"].([]any); ok {
 			for _, c := range cols {
 				cm := mapOf(c)
-				p, _ := intOf(cm["priority"])
+				p, _ := jsonx.Int64(cm["priority"])
 				res.PrinterColumns = append(res.PrinterColumns, resource.PrinterColumn{
 					Name: str(cm, "name"), Type: str(cm, "type"), Format: str(cm, "format"),
 					Description: str(cm, "description"), Priority: p, JSONPath: str(cm, "jsonPath")})
@@ -200,7 +200,7 @@ func crdBeginDelete(obj resource.Object, finalizers []string, now string) bool {
 	if !hasStr(fins, crdCleanupFinalizer) {
 		fins = append(fins, crdCleanupFinalizer)
 	}
-	m["finalizers"] = anys(fins)
+	m["finalizers"] = jsonx.Anys(fins)
 	m["deletionTimestamp"] = now
 	st := child(obj, "status")
 	if st == nil {
@@ -241,7 +241,7 @@ func crdController(c resource.Cluster, ev resource.Event) error {
 		return c.Update(ev.Obj, "", "", func(crd resource.Object) {
 			m := ensure(crd, "metadata")
 			var fins []string
-			for _, f := range strs(m["finalizers"]) {
+			for _, f := range jsonx.Strings(m["finalizers"]) {
 				if f != crdCleanupFinalizer {
 					fins = append(fins, f)
 				}
@@ -249,7 +249,7 @@ func crdController(c resource.Cluster, ev resource.Event) error {
 			if len(fins) == 0 {
 				delete(m, "finalizers")
 			} else {
-				m["finalizers"] = anys(fins)
+				m["finalizers"] = jsonx.Anys(fins)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 	"github.com/kubesandbox/kubesandbox/core/validation"
 )
@@ -22,7 +23,7 @@ func namespaceHooks(h *resource.Hooks) {
 // namespaceHeld: spec.finalizers hold a namespace (the registry's
 // ShouldDeleteNamespaceDuringUpdate).
 func namespaceHeld(ns resource.Object) bool {
-	return len(strs(nestedOr(ns, "spec", "finalizers"))) > 0
+	return len(jsonx.Strings(nestedOr(ns, "spec", "finalizers"))) > 0
 }
 
 // namespaceBeginDelete marks a namespace that spec.finalizers hold

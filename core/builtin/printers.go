@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 )
 
@@ -95,10 +96,10 @@ func eventSubobject(o resource.Object, _ time.Time) any {
 // eventCount: series.count, else count, and 1 for a singleton event of the
 // events.k8s.io API (count 0).
 func eventCount(o resource.Object, _ time.Time) any {
-	if n, ok := intOf(mapOf(o["series"])["count"]); ok {
+	if n, ok := jsonx.Int64(mapOf(o["series"])["count"]); ok {
 		return n
 	}
-	if n, _ := intOf(o["count"]); n != 0 {
+	if n, _ := jsonx.Int64(o["count"]); n != 0 {
 		return n
 	}
 	return int64(1)
@@ -165,14 +166,14 @@ func selectorCell(o resource.Object, _ time.Time) any {
 
 // readyOfReplicas is "status.readyReplicas/spec.replicas", as READY prints.
 func readyOfReplicas(o resource.Object, _ time.Time) any {
-	r, _ := intOf(nestedOr(o, "status", "readyReplicas"))
-	t, _ := intOf(nestedOr(o, "spec", "replicas"))
+	r, _ := jsonx.Int64(nestedOr(o, "status", "readyReplicas"))
+	t, _ := jsonx.Int64(nestedOr(o, "spec", "replicas"))
 	return fmt.Sprintf("%d/%d", r, t)
 }
 
 func statusInt(f string) cellFunc {
 	return func(o resource.Object, _ time.Time) any {
-		n, _ := intOf(nestedOr(o, "status", f))
+		n, _ := jsonx.Int64(nestedOr(o, "status", f))
 		return n
 	}
 }
@@ -215,7 +216,7 @@ func podRestarts(o resource.Object, now time.Time) any {
 	var n int64
 	var last time.Time
 	for _, s := range statuses {
-		c, _ := intOf(mapOf(s)["restartCount"])
+		c, _ := jsonx.Int64(mapOf(s)["restartCount"])
 		n += c
 		fin := str(mapOf(nestedOr(mapOf(s), "lastState", "terminated")), "finishedAt")
 		if t, err := time.Parse(time.RFC3339, fin); err == nil && t.After(last) {
@@ -236,7 +237,7 @@ func serviceExternalIP(o resource.Object, _ time.Time) any {
 	default:
 		return "<unknown>"
 	}
-	ips := strs(nestedOr(o, "spec", "externalIPs"))
+	ips := jsonx.Strings(nestedOr(o, "spec", "externalIPs"))
 	for _, in := range listOf(nestedOr(o, "status", "loadBalancer", "ingress")) {
 		if ip := str(mapOf(in), "ip"); ip != "" {
 			ips = append(ips, ip)
@@ -255,9 +256,9 @@ func servicePorts(o resource.Object, _ time.Time) any {
 	var out []string
 	for _, p := range listOf(nestedOr(o, "spec", "ports")) {
 		pm := mapOf(p)
-		port, _ := intOf(pm["port"])
+		port, _ := jsonx.Int64(pm["port"])
 		s := fmt.Sprintf("%d", port)
-		if np, ok := intOf(pm["nodePort"]); ok && np > 0 {
+		if np, ok := jsonx.Int64(pm["nodePort"]); ok && np > 0 {
 			s += fmt.Sprintf(":%d", np)
 		}
 		proto := str(pm, "protocol")
@@ -290,8 +291,8 @@ func jobStatus(o resource.Object, _ time.Time) any {
 }
 
 func jobCompletions(o resource.Object, _ time.Time) any {
-	s, _ := intOf(nestedOr(o, "status", "succeeded"))
-	if c, ok := intOf(nestedOr(o, "spec", "completions")); ok {
+	s, _ := jsonx.Int64(nestedOr(o, "status", "succeeded"))
+	if c, ok := jsonx.Int64(nestedOr(o, "spec", "completions")); ok {
 		return fmt.Sprintf("%d/%d", s, c)
 	}
 	return fmt.Sprintf("%d/1 of %d", s, 1)

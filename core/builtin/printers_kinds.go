@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 )
 
@@ -47,7 +48,7 @@ func endpointsCell(o resource.Object, _ time.Time) any {
 			continue
 		}
 		for _, p := range ports {
-			n, _ := intOf(mapOf(p)["port"])
+			n, _ := jsonx.Int64(mapOf(p)["port"])
 			count += len(addrs)
 			for _, a := range addrs {
 				if len(list) < 3 {
@@ -79,7 +80,7 @@ func endpointSlicePorts(o resource.Object, _ time.Time) any {
 	for _, p := range ports {
 		pm := mapOf(p)
 		num := "*"
-		if n, ok := intOf(pm["port"]); ok {
+		if n, ok := jsonx.Int64(pm["port"]); ok {
 			num = strconv.FormatInt(n, 10)
 		} else if name, ok := pm["name"].(string); ok {
 			num = name
@@ -93,7 +94,7 @@ func endpointSlicePorts(o resource.Object, _ time.Time) any {
 func endpointSliceEndpoints(o resource.Object, _ time.Time) any {
 	var list []string
 	for _, e := range listOf(o["endpoints"]) {
-		list = append(list, strs(mapOf(e)["addresses"])...)
+		list = append(list, jsonx.Strings(mapOf(e)["addresses"])...)
 	}
 	return listWithMore(list, len(list), 3)
 }
@@ -183,7 +184,7 @@ func resourceQuotaCell(o resource.Object, limits bool) any {
 // accessModes is GetAccessModesAsString.
 func accessModes(v any) string {
 	have := map[string]bool{}
-	for _, m := range strs(v) {
+	for _, m := range jsonx.Strings(v) {
 		have[m] = true
 	}
 	var out []string
@@ -348,7 +349,7 @@ func hpaReference(o resource.Object, _ time.Time) any {
 }
 
 func hpaMinPods(o resource.Object, _ time.Time) any {
-	if n, ok := intOf(nestedOr(o, "spec", "minReplicas")); ok {
+	if n, ok := jsonx.Int64(nestedOr(o, "spec", "minReplicas")); ok {
 		return strconv.FormatInt(n, 10)
 	}
 	return "<unset>"
@@ -396,11 +397,11 @@ func hpaTargets(o resource.Object, _ time.Time) any {
 			}
 			list = append(list, current+"/"+quantityOr0(target["value"]))
 		default:
-			if n, ok := intOf(cur["averageUtilization"]); ok {
+			if n, ok := jsonx.Int64(cur["averageUtilization"]); ok {
 				current = fmt.Sprintf("%d%%", n)
 			}
 			t := "<auto>"
-			if n, ok := intOf(target["averageUtilization"]); ok {
+			if n, ok := jsonx.Int64(target["averageUtilization"]); ok {
 				t = fmt.Sprintf("%d%%", n)
 			}
 			list = append(list, str(src, "name")+": "+current+"/"+t)
@@ -421,7 +422,7 @@ func quantityOr0(v any) string {
 }
 
 func intAt(o resource.Object, path ...string) any {
-	n, _ := intOf(nestedOr(o, path...))
+	n, _ := jsonx.Int64(nestedOr(o, path...))
 	return n
 }
 
@@ -526,10 +527,10 @@ func eventsV1Source(o resource.Object, _ time.Time) any {
 	return comp + ", " + host
 }
 func eventsV1Count(o resource.Object, _ time.Time) any {
-	if n, ok := intOf(mapOf(o["series"])["count"]); ok {
+	if n, ok := jsonx.Int64(mapOf(o["series"])["count"]); ok {
 		return n
 	}
-	if n, _ := intOf(o["deprecatedCount"]); n != 0 {
+	if n, _ := jsonx.Int64(o["deprecatedCount"]); n != 0 {
 		return n
 	}
 	return int64(1)

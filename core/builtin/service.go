@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 	"github.com/kubesandbox/kubesandbox/core/validation"
 )
@@ -53,7 +54,7 @@ func (a *allocator) allocate(obj resource.Object) {
 			if pm == nil {
 				continue
 			}
-			if n, ok := intOf(pm["nodePort"]); !ok || n == 0 {
+			if n, ok := jsonx.Int64(pm["nodePort"]); !ok || n == 0 {
 				pm["nodePort"] = a.nextPort()
 			}
 		}

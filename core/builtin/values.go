@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
 )
 
 // Accessors for the hooks, printers and controllers kept with their kinds
@@ -32,41 +34,6 @@ func nestedOr(m map[string]any, path ...string) any {
 
 // metaStr reads metadata[key] as a string.
 func metaStr(obj map[string]any, key string) string { return str(child(obj, "metadata"), key) }
-
-// strs returns the strings of a list, skipping other elements.
-func strs(v any) []string {
-	l, _ := v.([]any)
-	out := make([]string, 0, len(l))
-	for _, e := range l {
-		if s, ok := e.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func anys(s []string) []any {
-	out := make([]any, len(s))
-	for i, e := range s {
-		out[i] = e
-	}
-	return out
-}
-
-// intOf returns v as an int64 when it is an integral number.
-func intOf(v any) (int64, bool) {
-	switch t := v.(type) {
-	case int64:
-		return t, true
-	case float64:
-		if t == float64(int64(t)) {
-			return int64(t), true
-		}
-	case int:
-		return int64(t), true
-	}
-	return 0, false
-}
 
 func mapOf(v any) map[string]any { m, _ := v.(map[string]any); return m }
 
@@ -109,7 +76,7 @@ func SelectorString(sel map[string]any) string {
 	}
 	for _, e := range listOf(sel["matchExpressions"]) {
 		em := mapOf(e)
-		key, vals := str(em, "key"), strings.Join(strs(em["values"]), ",")
+		key, vals := str(em, "key"), strings.Join(jsonx.Strings(em["values"]), ",")
 		switch str(em, "operator") {
 		case "In":
 			parts = append(parts, key+" in ("+vals+")")

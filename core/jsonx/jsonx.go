@@ -99,3 +99,41 @@ func Marshal(v any) ([]byte, error) {
 	}
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
+
+// Strings returns the strings of a JSON list, skipping other elements (a
+// non-list gives none).
+func Strings(v any) []string {
+	l, _ := v.([]any)
+	out := make([]string, 0, len(l))
+	for _, e := range l {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Anys is s as a JSON list.
+func Anys(s []string) []any {
+	out := make([]any, len(s))
+	for i, e := range s {
+		out[i] = e
+	}
+	return out
+}
+
+// Int64 returns v as an int64 when it is an integral number: int64 (as
+// decoded), int, or a float64 with no fraction.
+func Int64(v any) (int64, bool) {
+	switch t := v.(type) {
+	case int64:
+		return t, true
+	case float64:
+		if t == float64(int64(t)) {
+			return int64(t), true
+		}
+	case int:
+		return int64(t), true
+	}
+	return 0, false
+}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/kubesandbox/kubesandbox/core/field"
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/validation"
 )
 
@@ -48,19 +49,7 @@ func IntOK(m map[string]any, key string) (int64, bool) {
 }
 
 // AsInt converts a decoded JSON number.
-func AsInt(v any) (int64, bool) {
-	switch n := v.(type) {
-	case int64:
-		return n, true
-	case int:
-		return int64(n), true
-	case float64:
-		if n == float64(int64(n)) {
-			return int64(n), true
-		}
-	}
-	return 0, false
-}
+func AsInt(v any) (int64, bool) { return jsonx.Int64(v) }
 
 // Bool returns m[key] when it is a boolean, else false.
 func Bool(m map[string]any, key string) bool {
