@@ -102,6 +102,7 @@ func (s *Server) serveResourceList(w http.ResponseWriter, r *http.Request, ri re
 			resources = append(resources, map[string]any{"name": res.Resource + "/scale", "singularName": "", "namespaced": res.Namespaced,
 				"group": "autoscaling", "version": "v1", "kind": "Scale", "verbs": []any{"get", "patch", "update"}})
 		}
+		resources = append(resources, subresourceDiscovery(res)...)
 	}
 	writeObject(w, http.StatusOK, output{media: mediaJSON}, map[string]any{
 		"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": resources,

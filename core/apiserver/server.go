@@ -198,7 +198,8 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request, ri reqInf
 	if !res.Namespaced {
 		ri.namespace = ""
 	}
-	served := ri.subresource == "" || (ri.subresource == "status" && res.Status) || (ri.subresource == "scale" && res.Scale != nil)
+	served := ri.subresource == "" || (ri.subresource == "status" && res.Status) || (ri.subresource == "scale" && res.Scale != nil) ||
+		(ri.name != "" && ownSubresource(res, ri.subresource) != nil)
 	if !served {
 		if res.CRD && ri.name != "" {
 			// the custom resource handler answers for the object

@@ -68,6 +68,9 @@ const (
 	writeMarkGraceful
 	// writeUnchanged: leave the stored object as it is.
 	writeUnchanged
+	// writeStorage: a registry's own storage update (GuaranteedUpdate, a
+	// Pod's binding): stored without update validation.
+	writeStorage
 )
 
 // writeExisting is the loop behind updateObject and deleteObject: decide

@@ -112,6 +112,7 @@ var catalogue = []entry{
 			col("Nominated Node", "string", 1, doc("core/v1.PodStatus.nominatedNodeName"), ".status.nominatedNodeName"),
 			withCell(col("Readiness Gates", "string", 1, doc("core/v1.PodSpec.readinessGates"), ""), noneCell),
 		},
+		Subresources: podSubresources,
 		Hooks: resource.Hooks{Default: defaultPod, PrepareCreate: preparePodCreate,
 			Validate: corev1.ValidatePod, Delete: resource.DeleteHooks{GracePeriod: corev1.PodGracePeriod}},
 	}},

@@ -1,6 +1,9 @@
 package builtin
 
-import "github.com/kubesandbox/kubesandbox/core/resource"
+import (
+	"github.com/kubesandbox/kubesandbox/core/builtin/corev1"
+	"github.com/kubesandbox/kubesandbox/core/resource"
+)
 
 // kindsCatalogue holds the kinds a learner meets beyond the workloads
 // (issue 12, item 2): stored, listed, watched, patched and printed as
@@ -32,6 +35,25 @@ var kindsCatalogue = []entry{
 		},
 		Hooks: resource.Hooks{Default: defaultEventsV1},
 	}},
+	{def: "io.k8s.api.core.v1.Node", res: resource.Resource{
+		Version: "v1", Resource: "nodes", Singular: "node", Kind: "Node", ListKind: "NodeList",
+		ShortNames: []string{"no"}, Verbs: allVerbs,
+		NoGeneration: true, Status: true,
+		SelectableFields: []string{"spec.unschedulable"},
+		PrinterColumns: []resource.PrinterColumn{
+			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
+			resource.PrinterColumn{Name: "Status", Type: "string", Description: "The status of the node", Cell: nodeStatus},
+			resource.PrinterColumn{Name: "Roles", Type: "string", Description: "The roles of the node", Cell: nodeRoles},
+			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
+			resource.PrinterColumn{Name: "Version", Type: "string", Description: "Kubelet Version reported by the node.", Cell: nodeKubeletVersion},
+			resource.PrinterColumn{Name: "Internal-IP", Type: "string", Priority: 1, Description: "List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node's address in its own status or consumers of the downward API (status.hostIP).", Cell: nodeInternalIP},
+			resource.PrinterColumn{Name: "External-IP", Type: "string", Priority: 1, Description: "List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node's address in its own status or consumers of the downward API (status.hostIP).", Cell: nodeExternalIP},
+			resource.PrinterColumn{Name: "OS-Image", Type: "string", Priority: 1, Description: "OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).", Cell: nodeOSImage},
+			resource.PrinterColumn{Name: "Kernel-Version", Type: "string", Priority: 1, Description: "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", Cell: nodeKernelVersion},
+			resource.PrinterColumn{Name: "Container-Runtime", Type: "string", Priority: 1, Description: "ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).", Cell: nodeContainerRuntime},
+		},
+		Hooks: resource.Hooks{Default: defaultNode, PrepareCreate: prepareNodeCreate, Validate: corev1.ValidateNode},
+	}},
 	{def: "io.k8s.api.core.v1.Endpoints", res: resource.Resource{
 		Version: "v1", Resource: "endpoints", Singular: "endpoints", Kind: "Endpoints", ListKind: "EndpointsList",
 		Namespaced: true, ShortNames: []string{"ep"}, Verbs: allVerbs,
@@ -58,25 +80,6 @@ var kindsCatalogue = []entry{
 // kindsPending are the kinds not served yet (see kindsCatalogue); the
 // package tests check them as they check served entries.
 var kindsPending = []entry{
-	{def: "io.k8s.api.core.v1.Node", res: resource.Resource{
-		Version: "v1", Resource: "nodes", Singular: "node", Kind: "Node", ListKind: "NodeList",
-		ShortNames: []string{"no"}, Verbs: allVerbs,
-		NoGeneration: true, Status: true,
-		SelectableFields: []string{"spec.unschedulable"},
-		PrinterColumns: []resource.PrinterColumn{
-			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
-			resource.PrinterColumn{Name: "Status", Type: "string", Description: "The status of the node", Cell: nodeStatus},
-			resource.PrinterColumn{Name: "Roles", Type: "string", Description: "The roles of the node", Cell: nodeRoles},
-			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
-			resource.PrinterColumn{Name: "Version", Type: "string", Description: "Kubelet Version reported by the node.", Cell: nodeKubeletVersion},
-			resource.PrinterColumn{Name: "Internal-IP", Type: "string", Priority: 1, Description: "List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node's address in its own status or consumers of the downward API (status.hostIP).", Cell: nodeInternalIP},
-			resource.PrinterColumn{Name: "External-IP", Type: "string", Priority: 1, Description: "List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node's address in its own status or consumers of the downward API (status.hostIP).", Cell: nodeExternalIP},
-			resource.PrinterColumn{Name: "OS-Image", Type: "string", Priority: 1, Description: "OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).", Cell: nodeOSImage},
-			resource.PrinterColumn{Name: "Kernel-Version", Type: "string", Priority: 1, Description: "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", Cell: nodeKernelVersion},
-			resource.PrinterColumn{Name: "Container-Runtime", Type: "string", Priority: 1, Description: "ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).", Cell: nodeContainerRuntime},
-		},
-		Hooks: resource.Hooks{Default: defaultNode, PrepareCreate: prepareNodeCreate},
-	}},
 	{def: "io.k8s.api.coordination.v1.Lease", res: resource.Resource{
 		Group: "coordination.k8s.io", Version: "v1", Resource: "leases", Singular: "lease", Kind: "Lease", ListKind: "LeaseList",
 		Namespaced: true, Verbs: allVerbs,

@@ -3,6 +3,8 @@
 package resource
 
 import (
+	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/kubesandbox/kubesandbox/core/field"
@@ -29,6 +31,9 @@ type Resource struct {
 
 	Status bool   // has a status subresource
 	Scale  *Scale // has a scale subresource
+	// Subresources are the kind's own subresources beyond status and
+	// scale (a Pod's binding, log, exec ...), listed in discovery.
+	Subresources []Subresource
 
 	Schema         *schema.Schema // nil: anything goes (no validation, no pruning)
 	PrinterColumns []PrinterColumn
@@ -61,6 +66,47 @@ type Scale struct {
 	SpecReplicasPath   string // ".spec.replicas"
 	StatusReplicasPath string // ".status.replicas"
 	LabelSelectorPath  string // ".status.selector", may be empty
+}
+
+// Subresource is one of a kind's own subresources, answered by the kind:
+// the server finds the stored object (404 if it is not there), checks the
+// verb and hands the request to Serve. Example, a Pod's binding:
+//
+//	POST /api/v1/namespaces/default/pods/web/binding  {"kind":"Binding",...,"target":{"name":"sandbox-worker"}}
+//	→ Serve(SubRequest{Verb: "create", Obj: <the pod>, Body: ...}) → 201 {"kind":"Status","status":"Success","code":201}
+type Subresource struct {
+	Name string // "binding"
+	// Kind, Group and Version are the discovery facts of what the
+	// subresource takes or answers ("Binding"; group and version "" are
+	// the resource's).
+	Kind, Group, Version string
+	// Verbs are the discovery verbs; a request with another verb answers
+	// 405 MethodNotSupported. "create" is POST, "get" is GET.
+	Verbs []string
+	// Serve answers one request. Errors are answered as API errors.
+	Serve func(r *SubRequest) (SubAnswer, error)
+}
+
+// SubRequest is one request for a Subresource.
+type SubRequest struct {
+	Verb   string // "create", "get", ...
+	Sub    string // the subresource's name
+	Now    string // the server's clock as a metadata timestamp
+	Obj    Object // the stored object (a copy)
+	Body   []byte
+	Query  url.Values
+	Header http.Header
+	// Update changes the stored object as a registry's own storage update
+	// does (GuaranteedUpdate: no validation, no managedFields): change
+	// edits a copy of the current object; its error is the answer's.
+	Update func(change func(obj Object) error) error
+}
+
+// SubAnswer is a successful answer: Obj as JSON, or Text as text/plain.
+type SubAnswer struct {
+	Code int // http.StatusOK, http.StatusCreated
+	Obj  Object
+	Text []byte
 }
 
 // PrinterColumn is an additionalPrinterColumn / Table column.

@@ -1,0 +1,94 @@
+package apiserver
+
+import (
+	"net/http"
+	"sort"
+
+	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
+	"github.com/kubesandbox/kubesandbox/core/resource"
+)
+
+// A kind's own subresources (resource.Subresource: a Pod's binding, log,
+// exec ...): the server finds the object and hands the request over; the
+// kind decides the answer. Example:
+//
+//	POST /api/v1/namespaces/default/pods/web/binding → 404 if web is not
+//	stored, 405 for a verb the subresource does not list, else its Serve.
+
+func ownSubresource(res *resource.Resource, name string) *resource.Subresource {
+	if name == "" {
+		return nil
+	}
+	for i := range res.Subresources {
+		if res.Subresources[i].Name == name {
+			return &res.Subresources[i]
+		}
+	}
+	return nil
+}
+
+func (q *request) serveSubresource(sub *resource.Subresource) error {
+	gr := apierr.GR{Group: q.res.Group, Resource: q.res.Resource + "/" + sub.Name}
+	allowed := false
+	for _, v := range sub.Verbs {
+		allowed = allowed || v == q.ri.verb
+	}
+	if !allowed {
+		return apierr.MethodNotSupported(gr, q.ri.verb)
+	}
+	kv, _, err := q.s.store.Get(q.key(), 0)
+	if err != nil {
+		return storeErr(err, q.gr(), q.ri.name)
+	}
+	obj, err := q.decodeStored(kv)
+	if err != nil {
+		return err
+	}
+	body, err := readBody(q.r)
+	if err != nil {
+		return err
+	}
+	sr := &resource.SubRequest{Verb: q.ri.verb, Sub: sub.Name, Now: q.s.timestamp(), Obj: obj, Body: body, Query: q.query, Header: q.r.Header,
+		Update: func(change func(resource.Object) error) error {
+			_, _, err := q.s.writeExisting(q.res, q.ri.namespace, q.ri.name, false, func(old object) (object, writeOp, error) {
+				if err := change(old); err != nil {
+					return nil, writeUnchanged, err
+				}
+				return old, writeStorage, nil
+			})
+			return err
+		}}
+	ans, err := sub.Serve(sr)
+	if err != nil {
+		return err
+	}
+	code := ans.Code
+	if code == 0 {
+		code = http.StatusOK
+	}
+	if ans.Obj == nil {
+		q.w.Header().Set("Content-Type", "text/plain")
+		q.w.WriteHeader(code)
+		_, _ = q.w.Write(ans.Text)
+		return nil
+	}
+	writeObject(q.w, code, output{media: mediaJSON}, ans.Obj)
+	return nil
+}
+
+// subresourceDiscovery lists res's own subresources as APIResources.
+func subresourceDiscovery(res *resource.Resource) []any {
+	subs := append([]resource.Subresource(nil), res.Subresources...)
+	sort.Slice(subs, func(i, j int) bool { return subs[i].Name < subs[j].Name })
+	var out []any
+	for _, sub := range subs {
+		e := map[string]any{"name": res.Resource + "/" + sub.Name, "singularName": "", "namespaced": res.Namespaced,
+			"kind": sub.Kind, "verbs": jsonx.Anys(sub.Verbs)}
+		if sub.Group != "" || sub.Version != "" {
+			e["group"], e["version"] = sub.Group, sub.Version
+		}
+		out = append(out, e)
+	}
+	return out
+}
