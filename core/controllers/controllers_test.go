@@ -30,7 +30,7 @@ func startNodes(t *testing.T, nodes int) *env {
 	t.Helper()
 	srv := apiserver.New(apiserver.Options{})
 	ctx, cancel := context.WithCancel(context.Background())
-	mgr := controllers.Start(ctx, srv, srv.Store(), controllers.Options{Logf: t.Logf, Nodes: nodes})
+	mgr := controllers.Start(ctx, srv, srv.Store(), controllers.Options{Logf: t.Logf, Nodes: nodes, Instant: true})
 	t.Cleanup(func() {
 		cancel()
 		select {
@@ -495,6 +495,9 @@ func TestNoNodes(t *testing.T) {
 		return n == 2, itoa(int64(n))
 	})
 	e.eventually("idle", func() (bool, string) { return e.mgr.Idle(), "" })
+	if l := e.items("/api/v1/nodes"); len(l) != 0 {
+		t.Errorf("%d Nodes, want none", len(l))
+	}
 	for _, p := range e.items(pods) {
 		t.Run(gets(p, "metadata", "name"), func(t *testing.T) {
 			if ph := gets(p, "status", "phase"); ph != "Pending" {

@@ -2,8 +2,9 @@
 // that the classic demos work without nodes: the garbage collector
 // (ownerReferences: background, foreground and orphan deletion), the
 // Deployment, ReplicaSet, StatefulSet, DaemonSet and Job controllers, and —
-// unless Options.Nodes is 0 — a "kubelet" that makes every pod Running and
-// Ready at once (no container ever runs; Job pods go straight to Succeeded).
+// unless Options.Nodes is 0 — Nodes, a scheduler and their kubelets
+// (nodes.go, scheduler.go, kubelet.go: Pods are bound, pulled and Running;
+// no container ever runs).
 //
 // They are API clients: every write is an HTTP request to the API server's
 // handler (with kube-controller-manager's or kubelet's User-Agent), so the
@@ -38,16 +39,24 @@ type Options struct {
 	Now func() time.Time
 	// Logf, if set, receives one line per failed reconcile.
 	Logf func(format string, args ...any)
-	// Nodes is the number of Nodes the simulated kubelet stands for. With
-	// 0 — the shape of a control plane without scheduler, kubelet or Nodes,
-	// like ../shared/oracle — nothing makes Pods Running: they stay Pending
-	// as created. Any positive number runs the kubelet-less lifecycle of
-	// pods.go (no Node objects are written yet).
+	// Nodes is the number of Nodes (nodes.go: sandbox-control-plane,
+	// sandbox-worker, sandbox-worker2 ...), scheduled to and run by
+	// simulated kubelets. With 0 — the shape of a control plane without
+	// scheduler, kubelet or Nodes, like ../shared/oracle — nothing makes
+	// Pods Running: they stay Pending as created.
 	Nodes int
+	// PullDelay, RunDelay and KillDelay pace the kubelets (kubelet.go):
+	// ContainerCreating → Running, a Job's Pod Running → Succeeded, a
+	// deleted Pod Terminating → gone. Zero takes the defaults
+	// (DefaultPullDelay ...); Instant makes them all 0 (tests).
+	PullDelay, RunDelay, KillDelay time.Duration
+	Instant                        bool
 }
 
 // DefaultNodes is the Nodes of Starter and of the native command's -nodes.
-const DefaultNodes = 1
+// (sandbox-control-plane and two workers: a Deployment spreads over
+// workers, a DaemonSet skips the tainted control plane).
+const DefaultNodes = 3
 
 // Manager is the running controllers.
 type Manager struct {
@@ -56,15 +65,22 @@ type Manager struct {
 	opts    Options
 	cm      client // kube-controller-manager
 	kubelet client
-	q       *queue
-	ctx     context.Context
-	stopped atomic.Bool
-	done    chan struct{}
-	busy    atomic.Int64 // keys being reconciled (for Idle)
+	// kube-scheduler
+	scheduler client
+	q         *queue
+	ctx       context.Context
+	stopped   atomic.Bool
+	done      chan struct{}
+	busy      atomic.Int64 // keys being reconciled (for Idle)
 
 	// worker-goroutine state
-	retries map[string]int
-	nextIP  int
+	retries       map[string]int
+	nextIP        map[int]int          // per Node (kubelet.go)
+	unscheduled   map[string]bool      // Pod keys waiting for a Node (scheduler.go)
+	due           map[string]time.Time // kubelet steps in progress (kubelet.go)
+	pullBackOff   map[string]time.Duration
+	sentEvents    map[string]*sentEvent // simevents.go
+	lastEventNano int64
 }
 
 // Starter is Start in the shape of apiserver.Options.Controllers:
@@ -96,11 +112,14 @@ func Start(ctx context.Context, api http.Handler, st *store.Store, opts Options)
 	}
 	m := &Manager{
 		api: api, st: st, opts: opts, ctx: ctx,
-		cm:      client{h: api, ua: controllerManagerUA},
-		kubelet: client{h: api, ua: kubeletUA},
-		q:       newQueue(),
-		done:    make(chan struct{}),
-		retries: map[string]int{},
+		cm:          client{h: api, ua: controllerManagerUA},
+		kubelet:     client{h: api, ua: kubeletUA},
+		scheduler:   client{h: api, ua: schedulerUA},
+		q:           newQueue(),
+		done:        make(chan struct{}),
+		retries:     map[string]int{},
+		unscheduled: map[string]bool{}, due: map[string]time.Time{},
+		pullBackOff: map[string]time.Duration{}, sentEvents: map[string]*sentEvent{},
 	}
 	m.q.busy = &m.busy
 	st.OnCommit(func(ev store.Event) {
@@ -108,6 +127,9 @@ func Start(ctx context.Context, api http.Handler, st *store.Store, opts Options)
 			m.q.addEvent(ev)
 		}
 	})
+	if opts.Nodes > 0 {
+		m.q.add(ensureNodesKey)
+	}
 	m.Resync()
 	go m.run()
 	return m
@@ -215,6 +237,7 @@ func (m *Manager) handleEvent(ev store.Event) {
 	}
 	m.q.add(key)
 	m.namespaceObjectChanged(key)
+	m.clusterChanged(key)
 	var cur, prev obj
 	if ev.Type == store.Put {
 		cur = decode(ev.KV.Value)
@@ -246,6 +269,9 @@ func (m *Manager) handleEvent(ev store.Event) {
 
 // reconcile runs the garbage collector and the object's controller.
 func (m *Manager) reconcile(key string) error {
+	if key == ensureNodesKey {
+		return m.ensureNodes()
+	}
 	kv, _, err := m.st.Get(key, 0)
 	if err != nil {
 		return nil // gone: its dependents were queued by the delete event
@@ -273,6 +299,8 @@ func (m *Manager) reconcile(key string) error {
 		return m.syncPod(o)
 	case "/namespaces":
 		return m.syncNamespace(o)
+	case "/nodes":
+		return m.syncNode(o)
 	}
 	return nil
 }

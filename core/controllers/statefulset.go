@@ -16,9 +16,6 @@ import (
 // all at once. RollingUpdate replaces pods of an older revision from the
 // highest ordinal down. No ControllerRevision objects are written (the
 // resource is not served), so the revision names are computed only.
-//
-// The DaemonSet controller has no nodes to run on: its status reports
-// desiredNumberScheduled 0.
 
 const statefulSetController = "statefulset-controller"
 
@@ -176,18 +173,4 @@ func (m *Manager) deleteStatefulPod(s, p obj) error {
 			fmt.Sprintf("delete Pod %s in StatefulSet %s successful", name(p), name(s)))
 	}
 	return ignoreNotFound(err)
-}
-
-// syncDaemonSet: no nodes, nothing scheduled.
-func (m *Manager) syncDaemonSet(ds obj) error {
-	st := obj{"currentNumberScheduled": int64(0), "numberMisscheduled": int64(0),
-		"desiredNumberScheduled": int64(0), "numberReady": int64(0)}
-	setNonZero(st, "observedGeneration", generation(ds))
-	if c, ok := num(ds, "status", "collisionCount"); ok {
-		st["collisionCount"] = c
-	}
-	if c := list(ds, "status", "conditions"); len(c) > 0 {
-		st["conditions"] = c
-	}
-	return m.updateStatus(kDaemonSets, ds, st)
 }

@@ -72,7 +72,7 @@ func TestStatefulSetAndDaemonSet(t *testing.T) {
 	e.eventually("daemonset status", func() (bool, string) {
 		d := e.must(200, "GET", "/apis/apps/v1/namespaces/default/daemonsets/agent", "", nil)
 		b, _ := json.Marshal(d["status"])
-		return string(b) == `{"currentNumberScheduled":0,"desiredNumberScheduled":0,"numberMisscheduled":0,"numberReady":0,"observedGeneration":1}`, string(b)
+		return string(b) == `{"currentNumberScheduled":1,"desiredNumberScheduled":1,"numberAvailable":1,"numberMisscheduled":0,"numberReady":1,"observedGeneration":1,"updatedNumberScheduled":1}`, string(b)
 	})
 }
 
