@@ -1,7 +1,7 @@
 # kubesandbox — see README.md for the first five minutes.
 ADDR ?= 127.0.0.1:8080
 # NODES=0: no simulated Nodes, Pods stay Pending (as on ../shared/oracle)
-NODES ?= 1
+NODES ?= 3
 GO ?= go
 BIN := bin
 

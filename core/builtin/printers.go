@@ -190,23 +190,118 @@ func podReady(o resource.Object, _ time.Time) any {
 	return fmt.Sprintf("%d/%d", ready, len(specs))
 }
 
+// podStatus is printPod's Status text: the phase (or status.reason),
+// SchedulingGated, Init:N/M / Init:<reason> while init containers run,
+// else the last container's waiting or terminated reason ("Completed",
+// "ErrImagePull", "ExitCode:1"), "Running"/"NotReady" for a Completed
+// container beside running ones, and "Terminating" for a pod being
+// deleted that has not finished.
 func podStatus(o resource.Object, _ time.Time) any {
-	if metaStr(o, "deletionTimestamp") != "" {
-		return "Terminating"
+	st := mapOf(o["status"])
+	phase := str(st, "phase")
+	reason := phase
+	if r := str(st, "reason"); r != "" {
+		reason = r
 	}
-	if r := str(mapOf(o["status"]), "reason"); r != "" {
-		return r
-	}
-	statuses, _ := nestedOr(o, "status", "containerStatuses").([]any)
-	for _, s := range statuses {
-		if w := mapOf(nestedOr(mapOf(s), "state", "waiting")); w != nil && str(w, "reason") != "" {
-			return str(w, "reason")
+	conds, _ := st["conditions"].([]any)
+	initialized, readyCond := false, false
+	for _, c := range conds {
+		cm := mapOf(c)
+		switch str(cm, "type") {
+		case "PodScheduled":
+			if str(cm, "reason") == "SchedulingGated" {
+				reason = "SchedulingGated"
+			}
+		case "Initialized":
+			initialized = str(cm, "status") == "True"
+		case "Ready":
+			readyCond = true
 		}
 	}
-	if p := str(mapOf(o["status"]), "phase"); p != "" {
-		return p
+	spec := mapOf(o["spec"])
+	inits, _ := spec["initContainers"].([]any)
+	sidecar := map[string]bool{}
+	for _, c := range inits {
+		if str(mapOf(c), "restartPolicy") == "Always" {
+			sidecar[str(mapOf(c), "name")] = true
+		}
 	}
-	return "Unknown"
+	initializing := false
+	ics, _ := st["initContainerStatuses"].([]any)
+	for i, c := range ics {
+		cm := mapOf(c)
+		term := mapOf(nestedOr(cm, "state", "terminated"))
+		wait := mapOf(nestedOr(cm, "state", "waiting"))
+		started, _ := cm["started"].(bool)
+		switch {
+		case term != nil && intOf(term["exitCode"]) == 0:
+			continue
+		case sidecar[str(cm, "name")] && started:
+			continue
+		case term != nil:
+			switch {
+			case str(term, "reason") != "":
+				reason = "Init:" + str(term, "reason")
+			case intOf(term["signal"]) != 0:
+				reason = fmt.Sprintf("Init:Signal:%d", intOf(term["signal"]))
+			default:
+				reason = fmt.Sprintf("Init:ExitCode:%d", intOf(term["exitCode"]))
+			}
+		case wait != nil && str(wait, "reason") != "" && str(wait, "reason") != "PodInitializing":
+			reason = "Init:" + str(wait, "reason")
+		default:
+			reason = fmt.Sprintf("Init:%d/%d", i, len(inits))
+		}
+		initializing = true
+		break
+	}
+	if !initializing || initialized {
+		hasRunning, errorReason := false, ""
+		statuses, _ := st["containerStatuses"].([]any)
+		for i := len(statuses) - 1; i >= 0; i-- {
+			cm := mapOf(statuses[i])
+			term := mapOf(nestedOr(cm, "state", "terminated"))
+			wait := mapOf(nestedOr(cm, "state", "waiting"))
+			ready, _ := cm["ready"].(bool)
+			switch {
+			case wait != nil && str(wait, "reason") != "":
+				reason = str(wait, "reason")
+			case term != nil:
+				switch {
+				case str(term, "reason") != "":
+					reason = str(term, "reason")
+				case intOf(term["signal"]) != 0:
+					reason = fmt.Sprintf("Signal:%d", intOf(term["signal"]))
+				default:
+					reason = fmt.Sprintf("ExitCode:%d", intOf(term["exitCode"]))
+				}
+				if intOf(term["exitCode"]) != 0 {
+					errorReason = reason
+				}
+			case ready && mapOf(nestedOr(cm, "state", "running")) != nil:
+				hasRunning = true
+			}
+		}
+		if reason == "Completed" {
+			switch {
+			case hasRunning && readyCond:
+				reason = "Running"
+			case errorReason != "":
+				reason = errorReason
+			case hasRunning:
+				reason = "NotReady"
+			}
+		}
+	}
+	if metaStr(o, "deletionTimestamp") != "" && str(st, "reason") == "NodeLost" {
+		reason = "Unknown"
+	} else if metaStr(o, "deletionTimestamp") != "" && phase != "Succeeded" && phase != "Failed" {
+		reason = "Terminating"
+	}
+	if reason == "" {
+		return "Unknown"
+	}
+	return reason
 }
 
 // podRestarts is printPod's Restarts text: the containers' restartCount
@@ -337,3 +432,5 @@ func HumanDuration(d time.Duration) string {
 	}
 	return fmt.Sprintf("%dy", int(d.Hours())/24/365)
 }
+
+func intOf(v any) int64 { n, _ := jsonx.Int64(v); return n }

@@ -20,8 +20,8 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:6443", "address to listen on")
 	kubeconfig := flag.String("kubeconfig", "kubeconfig.yaml", "where to write a kubeconfig for this server (empty: don't)")
-	ctrl := flag.Bool("controllers", true, "run the in-process controllers (garbage collector, Deployments, ReplicaSets, Jobs, kubelet-less Pods)")
-	nodes := flag.Int("nodes", controllers.DefaultNodes, "simulated Nodes; 0: nothing runs Pods, they stay Pending (a control plane without scheduler or kubelet)")
+	ctrl := flag.Bool("controllers", true, "run the in-process controllers (garbage collector, Deployments, ReplicaSets, Jobs, DaemonSets, the scheduler and simulated kubelets)")
+	nodes := flag.Int("nodes", controllers.DefaultNodes, "simulated Nodes (sandbox-control-plane, sandbox-worker, ...); 0: nothing runs Pods, they stay Pending (a control plane without scheduler or kubelet)")
 	flag.Parse()
 
 	ln, err := net.Listen("tcp", *addr)
