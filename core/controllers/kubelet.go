@@ -28,7 +28,8 @@ import (
 // An image whose tag is "fail" (nginx:fail) cannot be pulled: at step 2
 // the container waits ErrImagePull (message containerd's "not found"),
 // with events Failed `Failed to pull image "nginx:fail": …` and Failed
-// "Error: ErrImagePull"; a back-off later (10 s, doubling to 5 min) it
+// "Error: ErrImagePull"; a back-off later (20 pull delays — 10 s by
+// default, as the kubelet's — doubling up to 5 min) it
 // waits ImagePullBackOff (events BackOff `Back-off pulling image
 // "nginx:fail"` and Failed "Error: ImagePullBackOff"), and then pulls
 // again. Repeated events are aggregated (count, lastTimestamp).
@@ -127,7 +128,7 @@ func (m *Manager) backOff(key string) time.Duration {
 	if d, ok := m.pullBackOff[key]; ok {
 		return d
 	}
-	return 10 * time.Second
+	return 20 * m.delay(m.opts.PullDelay, DefaultPullDelay) // 10 s by default, as the kubelet's
 }
 
 // waitingReason is the first waiting reason among the statuses.

@@ -5,7 +5,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/kubesandbox/kubesandbox/core/apiserver"
 	"github.com/kubesandbox/kubesandbox/core/controllers"
 )
 
@@ -362,5 +364,33 @@ func TestDaemonSetOnePerNode(t *testing.T) {
 				t.Errorf("on %v, want %v", got, c.nodes)
 			}
 		})
+	}
+}
+
+// Without Instant the image back-off goes round (pull, fail, back off,
+// pull again) and the kubelet's repeated events are one Event each whose
+// count grows, as client-go's EventCorrelator aggregates them.
+func TestRepeatedEventsAggregate(t *testing.T) {
+	srv := apiserver.New(apiserver.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	mgr := controllers.Start(ctx, srv, srv.Store(), controllers.Options{Logf: t.Logf, Nodes: 2,
+		PullDelay: time.Millisecond, RunDelay: time.Millisecond, KillDelay: time.Millisecond})
+	t.Cleanup(func() { cancel(); <-mgr.Done() })
+	e := &env{t: t, srv: srv, mgr: mgr}
+	e.must(201, "POST", pods, "application/json", podWith("bad", m{"containers": []any{m{"name": "app", "image": "nginx:fail"}}}))
+	var same []m
+	e.eventually("Error: ErrImagePull twice", func() (bool, string) {
+		same = nil
+		for _, ev := range e.items("/api/v1/namespaces/default/events") {
+			if gets(ev, "involvedObject", "name") == "bad" && gets(ev, "message") == "Error: ErrImagePull" {
+				same = append(same, ev)
+			}
+		}
+		return len(same) == 1 && geti(same[0], "count") >= 2, itoa(int64(len(same)))
+	})
+	ev := same[0]
+	if gets(ev, "source", "component") != "kubelet" || gets(ev, "source", "host") != "sandbox-worker" ||
+		gets(ev, "involvedObject", "fieldPath") != "spec.containers{app}" || gets(ev, "lastTimestamp") < gets(ev, "firstTimestamp") {
+		t.Errorf("event %v", ev)
 	}
 }
