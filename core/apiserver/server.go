@@ -39,7 +39,7 @@ type Options struct {
 	// Controllers, when set, starts in-process controllers against the
 	// server once it is built and stops them (ctx ends) on Close — e.g.
 	// core/controllers.Starter (garbage collector, Deployment → ReplicaSet
-	// → Pods, kubelet-less pods). Nil for pure API demos, for conformance
+	// → Pods, Nodes, a scheduler and simulated kubelets). Nil for pure API demos, for conformance
 	// replay and in the browser, which then does not link that package.
 	Controllers func(ctx context.Context, api http.Handler, st *store.Store, now func() time.Time)
 }

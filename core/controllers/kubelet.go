@@ -312,6 +312,9 @@ func (m *Manager) completedStatus(p obj) obj {
 
 // killPod: Killing, then the kubelet's final DELETE.
 func (m *Manager) killPod(p obj, key string) error {
+	if _, done := m.due["killed:"+uid(p)]; done {
+		return nil // deleted already; finalizers hold it
+	}
 	if _, seen := m.due["kill:"+key]; !seen {
 		nodeName, _ := m.node(p)
 		for i, c := range list(p, "spec", "containers") {
@@ -333,6 +336,9 @@ func (m *Manager) killPod(p obj, key string) error {
 	opts := obj{"apiVersion": "v1", "kind": "DeleteOptions", "gracePeriodSeconds": zero,
 		"preconditions": map[string]any{"uid": uid(p)}}
 	_, err := m.kubelet.do(m.ctx, http.MethodDelete, kPods.path(namespace(p), name(p), ""), ctJSON, opts)
+	if err == nil && len(finalizers(p)) > 0 {
+		m.due["killed:"+uid(p)] = time.Time{} // stays until its finalizers go
+	}
 	if isCode(err, http.StatusConflict) {
 		return nil // a new pod of that name
 	}

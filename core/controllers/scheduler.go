@@ -33,7 +33,12 @@ import (
 //
 //	0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.
 //
-// It is tried again whenever a Node or a bound Pod changes.
+// It is tried again whenever a Node or another Pod changes; the same
+// message is not recorded again (kube-scheduler's queueing hints would
+// not retry it on the many status writes of other Pods either).
+// Its events are core/v1 Events with source default-scheduler (the real
+// one writes events.k8s.io/v1 Events, which this server stores apart
+// from core/v1's, so `kubectl describe` would not show them).
 
 const (
 	schedulerName = "default-scheduler"
