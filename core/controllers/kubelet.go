@@ -437,14 +437,24 @@ func listAt(o obj, k string, i int) any {
 	return nil
 }
 
-// allocateIP hands out 10.244.<node>.2, .3, … from the Node's pod CIDR.
+// allocateIP hands out 10.244.<node>.2, .3, … from the Node's pod CIDR,
+// skipping the addresses of the Pods stored (a restored state).
 func (m *Manager) allocateIP(node int) string {
 	if m.nextIP == nil {
 		m.nextIP = map[int]int{}
 	}
-	n := m.nextIP[node]
-	m.nextIP[node]++
-	return fmt.Sprintf("10.244.%d.%d", node, n%250+2)
+	used := map[string]bool{}
+	for _, s := range m.listKind(kPods, "", []byte(`"podIP"`)) {
+		used[str(s.o, "status", "podIP")] = true
+	}
+	for i := 0; ; i++ {
+		n := m.nextIP[node]
+		m.nextIP[node]++
+		ip := fmt.Sprintf("10.244.%d.%d", node, n%250+2)
+		if !used[ip] || i >= 250 {
+			return ip
+		}
+	}
 }
 
 func podStatusCopy(p obj) obj {

@@ -84,6 +84,10 @@ func (m *Manager) schedule(p obj) error {
 		feasible = append(feasible, cand{n, leastAllocated(n, loads[name(n)], req)})
 	}
 	key := kPods.storeKey(namespace(p), name(p))
+	if len(nodes) == 0 {
+		m.unscheduled[key] = true
+		return m.unschedulable(p, "no nodes available to schedule pods") // ErrNoNodesAvailable
+	}
 	if len(feasible) == 0 {
 		m.unscheduled[key] = true
 		return m.unschedulable(p, fitError(len(nodes), failed))

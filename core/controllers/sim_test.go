@@ -394,3 +394,13 @@ func TestRepeatedEventsAggregate(t *testing.T) {
 		t.Errorf("event %v", ev)
 	}
 }
+
+func TestNoNodeLeft(t *testing.T) {
+	e := startNodes(t, 1)
+	e.waitNodesReady(1)
+	e.must(200, "DELETE", nodesPath+"/sandbox-control-plane", "", nil)
+	e.must(201, "POST", pods, "application/json", podWith("p", nil))
+	e.eventually("FailedScheduling", func() (bool, string) {
+		return e.hasEvent("p", "FailedScheduling: no nodes available to schedule pods")
+	})
+}
