@@ -79,6 +79,7 @@ type Manager struct {
 	unscheduled   map[string]bool      // Pod keys waiting for a Node (scheduler.go)
 	due           map[string]time.Time // kubelet steps in progress (kubelet.go)
 	pullBackOff   map[string]time.Duration
+	pulled        map[string]bool       // "node image" pulled (kubelet.go)
 	sentEvents    map[string]*sentEvent // simevents.go
 	lastEventNano int64
 }
@@ -119,7 +120,7 @@ func Start(ctx context.Context, api http.Handler, st *store.Store, opts Options)
 		done:        make(chan struct{}),
 		retries:     map[string]int{},
 		unscheduled: map[string]bool{}, due: map[string]time.Time{},
-		pullBackOff: map[string]time.Duration{}, sentEvents: map[string]*sentEvent{},
+		pullBackOff: map[string]time.Duration{}, sentEvents: map[string]*sentEvent{}, pulled: map[string]bool{},
 	}
 	m.q.busy = &m.busy
 	st.OnCommit(func(ev store.Event) {

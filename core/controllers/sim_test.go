@@ -404,3 +404,23 @@ func TestNoNodeLeft(t *testing.T) {
 		return e.hasEvent("p", "FailedScheduling: no nodes available to schedule pods")
 	})
 }
+
+// imagePullPolicy IfNotPresent (a tagged image): a Node pulls it once.
+func TestImagePulledOncePerNode(t *testing.T) {
+	e := startNodes(t, 2) // one worker
+	e.must(201, "POST", deploys, "application/json", deployment("web", 3, "nginx:1.27"))
+	e.waitRollout("web", 3)
+	pulled, present := 0, 0
+	for _, ev := range e.items("/api/v1/namespaces/default/events") {
+		msg := gets(ev, "message")
+		if strings.HasPrefix(msg, `Successfully pulled image "nginx:1.27" in `) {
+			pulled++
+		}
+		if msg == `Container image "nginx:1.27" already present on machine and can be accessed by the pod` {
+			present++
+		}
+	}
+	if pulled != 1 || present != 2 {
+		t.Errorf("pulled %d, already present %d", pulled, present)
+	}
+}
