@@ -32,6 +32,7 @@ func TestPodBinding(t *testing.T) {
 		{"name mismatch", podsPath + "/web/binding", binding("other", "n1"), 400, "name in URL does not match name in Binding object"},
 		{"no target", podsPath + "/web/binding", `{"apiVersion":"v1","kind":"Binding","metadata":{"name":"web"},"target":{}}`, 500, "target.name: Required value"},
 		{"no such pod", podsPath + "/nope/binding", binding("nope", "n1"), 404, `pods "nope" not found`},
+		{"dry run binds nothing", podsPath + "/web/binding?dryRun=All", binding("web", "n9"), 201, ""},
 		{"binds", podsPath + "/web/binding", binding("web", "n1"), 201, ""},
 		{"already bound", podsPath + "/web/binding", binding("web", "n2"), 409, `Operation cannot be fulfilled on pods/binding "web": pod web is already assigned to node "n1"`},
 		{"GET is not served", podsPath + "/web/binding", "", 405, `get is not supported on resources of kind "pods/binding"`},

@@ -28,14 +28,14 @@ func (q *request) dispatch() error {
 	if q.res.Hooks.Answer != nil {
 		return q.answer()
 	}
-	if sub := ownSubresource(q.res, q.ri.subresource); sub != nil {
-		return q.serveSubresource(sub)
-	}
 	switch q.ri.verb {
 	case "create", "update", "patch":
 		if err := q.checkFieldManager(); err != nil {
 			return err
 		}
+	}
+	if sub := ownSubresource(q.res, q.ri.subresource); sub != nil {
+		return q.serveSubresource(sub)
 	}
 	switch q.ri.verb {
 	case "get":

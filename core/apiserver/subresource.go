@@ -49,9 +49,13 @@ func (q *request) serveSubresource(sub *resource.Subresource) error {
 	if err != nil {
 		return err
 	}
+	dry, err := q.dryRun()
+	if err != nil {
+		return err
+	}
 	sr := &resource.SubRequest{Verb: q.ri.verb, Sub: sub.Name, Now: q.s.timestamp(), Obj: obj, Body: body, Query: q.query, Header: q.r.Header,
 		Update: func(change func(resource.Object) error) error {
-			_, _, err := q.s.writeExisting(q.res, q.ri.namespace, q.ri.name, false, func(old object) (object, writeOp, error) {
+			_, _, err := q.s.writeExisting(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, writeOp, error) {
 				if err := change(old); err != nil {
 					return nil, writeUnchanged, err
 				}

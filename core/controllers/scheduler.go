@@ -399,6 +399,10 @@ func requirementMatches(e obj, labels map[string]string) bool {
 // changed).
 func (m *Manager) requeueUnscheduled() {
 	for k := range m.unscheduled {
+		if _, _, err := m.st.Get(k, 0); err != nil {
+			delete(m.unscheduled, k) // deleted while it waited
+			continue
+		}
 		m.q.add(k)
 	}
 }
