@@ -70,9 +70,12 @@ func (m *Manager) ensureNodes() error {
 		if m.get(kNodes, "", n) != nil {
 			continue
 		}
-		_, err := m.kubelet.do(m.ctx, http.MethodPost, kNodes.path("", "", ""), ctJSON, m.newNode(i, n))
+		out, err := m.kubelet.do(m.ctx, http.MethodPost, kNodes.path("", "", ""), ctJSON, m.newNode(i, n))
 		if err != nil && !isCode(err, http.StatusConflict) {
 			return err
+		}
+		if err == nil {
+			m.nodeStarted(out)
 		}
 	}
 	return nil
@@ -183,7 +186,21 @@ func (m *Manager) syncNode(n obj) error {
 		}
 	}
 	_, err := m.cm.do(m.ctx, http.MethodPatch, kNodes.path("", name(n), ""), ctMerge, obj{"spec": spec})
+	if err == nil && lift {
+		m.recordAs(m.cm, n, kNodes, "node-controller", "", "", "Normal", "RegisteredNode",
+			fmt.Sprintf("Node %s event: Registered Node %s in Controller", name(n), name(n)))
+	}
 	return ignoreNotFound(err)
+}
+
+// nodeStarted records what a starting kubelet reports about its Node.
+func (m *Manager) nodeStarted(n obj) {
+	ev := func(reason, msg string) { m.recordAs(m.kubelet, n, kNodes, "kubelet", name(n), "", "Normal", reason, msg) }
+	ev("Starting", "Starting kubelet.")
+	ev("NodeAllocatableEnforced", "Updated Node Allocatable limit across pods")
+	for _, s := range []string{"NodeHasSufficientMemory", "NodeHasNoDiskPressure", "NodeHasSufficientPID", "NodeReady"} {
+		ev(s, fmt.Sprintf("Node %s status is now: %s", name(n), s))
+	}
 }
 
 func nodeReady(n obj) bool {

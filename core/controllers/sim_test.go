@@ -116,6 +116,12 @@ func TestNodesRegistered(t *testing.T) {
 			if gets(no, "spec", "podCIDR") != "10.244."+itoa(int64(i))+".0/24" {
 				t.Errorf("podCIDR = %v", get(no, "spec", "podCIDR"))
 			}
+			for _, want := range []string{"Starting: Starting kubelet.", "NodeReady: Node " + names[i] + " status is now: NodeReady",
+				"RegisteredNode: Node " + names[i] + " event: Registered Node " + names[i] + " in Controller"} {
+				if ok, got := e.hasEvent(names[i], want); !ok {
+					t.Errorf("no %q in %s", want, got)
+				}
+			}
 		})
 	}
 	t.Run("restart keeps them", func(t *testing.T) {
