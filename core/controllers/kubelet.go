@@ -39,7 +39,10 @@ import (
 //
 // A bound Pod's DELETE leaves it Terminating (the grace period); its
 // kubelet records Killing ("Stopping container web") and, Options.KillDelay
-// later, deletes it with gracePeriodSeconds 0 (precondition: its uid).
+// later, reports its containers stopped (terminated, exit code 0, reason
+// Completed: the Pod Succeeded, as a deleted Pod whose containers exit on
+// SIGTERM ends) and deletes it with gracePeriodSeconds 0 (precondition:
+// its uid).
 //
 // Options.Instant makes every delay 0 (tests); the image back-off then
 // stops at ImagePullBackOff.
@@ -349,6 +352,13 @@ func (m *Manager) killPod(p obj, key string) error {
 	for _, k := range []string{"pull:", "run:", "backoff:"} {
 		delete(m.due, k+key)
 	}
+	owner, _ := controllerOf(p)
+	if !terminal(p) && allRunning(p) && owner.Kind != "Job" { // stopped: every container exited 0, the Pod is terminal
+		// (not a Job's: its controller would count a Succeeded Pod as a completion)
+		if err := m.putStatus(p, m.completedStatus(p)); err != nil {
+			return err
+		}
+	}
 	zero := int64(0)
 	opts := obj{"apiVersion": "v1", "kind": "DeleteOptions", "gracePeriodSeconds": zero,
 		"preconditions": map[string]any{"uid": uid(p)}}
@@ -479,4 +489,15 @@ func podStatusCopy(p obj) obj {
 		return st
 	}
 	return obj{}
+}
+
+func allRunning(p obj) bool {
+	cs := list(p, "status", "containerStatuses")
+	for _, c := range cs {
+		cm, _ := c.(map[string]any)
+		if child(cm, "state", "running") == nil {
+			return false
+		}
+	}
+	return len(cs) > 0
 }

@@ -195,7 +195,9 @@ func (m *Manager) syncNode(n obj) error {
 
 // nodeStarted records what a starting kubelet reports about its Node.
 func (m *Manager) nodeStarted(n obj) {
-	ev := func(reason, msg string) { m.recordAs(m.kubelet, n, kNodes, "kubelet", name(n), "", "Normal", reason, msg) }
+	ev := func(reason, msg string) {
+		m.recordAs(m.kubelet, n, kNodes, "kubelet", name(n), "", "Normal", reason, msg)
+	}
 	ev("Starting", "Starting kubelet.")
 	ev("NodeAllocatableEnforced", "Updated Node Allocatable limit across pods")
 	for _, s := range []string{"NodeHasSufficientMemory", "NodeHasNoDiskPressure", "NodeHasSufficientPID", "NodeReady"} {

@@ -430,3 +430,25 @@ func TestImagePulledOncePerNode(t *testing.T) {
 		t.Errorf("pulled %d, already present %d", pulled, present)
 	}
 }
+
+// A finalizer keeps the Pod the kubelet deleted: its last status shows
+// the containers stopped and the Pod Succeeded.
+func TestDeletedPodsLastStatus(t *testing.T) {
+	e := startNodes(t, 2)
+	p := podWith("held", nil)
+	p["metadata"].(map[string]any)["finalizers"] = []any{"example.com/hold"}
+	e.must(201, "POST", pods, "application/json", p)
+	e.waitPhase("held", "Running")
+	e.must(200, "DELETE", pods+"/held", "", nil)
+	got := e.waitPhase("held", "Succeeded")
+	cs := asList(get(got, "status", "containerStatuses"))
+	if len(cs) != 1 || gets(cs[0], "state", "terminated", "reason") != "Completed" || get(cs[0], "ready") != false ||
+		gets(cond(got, "Ready"), "reason") != "PodCompleted" {
+		t.Errorf("status %v", get(got, "status"))
+	}
+	e.must(200, "PATCH", pods+"/held", "application/merge-patch+json", m{"metadata": m{"finalizers": nil}})
+	e.eventually("gone", func() (bool, string) {
+		code, _ := e.do("GET", pods+"/held", "", nil)
+		return code == 404, itoa(int64(code))
+	})
+}
