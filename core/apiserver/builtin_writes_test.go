@@ -174,3 +174,46 @@ func TestDaemonSetTableMetadata(t *testing.T) {
 		})
 	}
 }
+
+// A Table's rows carry their object as kube-apiserver converts it for
+// the request: with includeObject=Object, list items have their apiVersion
+// and kind (kubectl get --sort-by decodes them; without a kind it printed
+// an empty table); Metadata gives PartialObjectMetadata; an unknown value
+// is refused with apiserver's 400.
+func TestTableIncludeObject(t *testing.T) {
+	s := New(Options{})
+	const cms = "/api/v1/namespaces/default/configmaps"
+	mustDo(t, s, 201, "POST", cms, "application/json", `{"metadata":{"name":"one"}}`)
+	for _, c := range []struct {
+		name, path       string
+		code             int
+		apiVersion, kind string
+	}{
+		{"list Object", cms + "?includeObject=Object", 200, "v1", "ConfigMap"},
+		{"get Object", cms + "/one?includeObject=Object", 200, "v1", "ConfigMap"},
+		{"list Metadata", cms + "?includeObject=Metadata", 200, "meta.k8s.io/v1", "PartialObjectMetadata"},
+		{"list default", cms, 200, "meta.k8s.io/v1", "PartialObjectMetadata"},
+		{"unknown", cms + "?includeObject=Everything", 400, "", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			req := httptest.NewRequest("GET", c.path, nil)
+			req.Header.Set("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io")
+			w := httptest.NewRecorder()
+			s.ServeHTTP(w, req)
+			var got map[string]any
+			if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil || w.Code != c.code {
+				t.Fatalf("%d %s", w.Code, w.Body)
+			}
+			if c.code != 200 {
+				if got["reason"] != "BadRequest" || got["message"] != `unrecognized includeObject value: "Everything"` {
+					t.Errorf("status %v", got)
+				}
+				return
+			}
+			obj := got["rows"].([]any)[0].(map[string]any)["object"].(map[string]any)
+			if obj["apiVersion"] != c.apiVersion || obj["kind"] != c.kind {
+				t.Errorf("row object is %v %v, want %s %s", obj["apiVersion"], obj["kind"], c.apiVersion, c.kind)
+			}
+		})
+	}
+}

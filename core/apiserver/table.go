@@ -1,8 +1,10 @@
 package apiserver
 
 import (
+	"fmt"
 	"time"
 
+	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/builtin"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
@@ -13,6 +15,11 @@ const nameColumnDescription = "Name must be unique within a namespace. Is requir
 // table renders an object or a list as a meta.k8s.io/v1 Table: a Name
 // column, then the resource's printer columns (or "Created At").
 func (q *request) table(v object) (object, error) {
+	switch q.out.includeObject {
+	case "", "None", "Metadata", "Object":
+	default:
+		return nil, apierr.BadRequest(fmt.Sprintf("unrecognized includeObject value: %q", q.out.includeObject))
+	}
 	if !q.res.CRD && len(q.res.PrinterColumns) > 0 {
 		return q.builtinTable(v)
 	}
@@ -87,7 +94,15 @@ func (q *request) tableRow(cells []any, it object) map[string]any {
 	case "None":
 		row["object"] = nil
 	case "Object":
-		row["object"] = it
+		// as kube converts each row's object to the request's version:
+		// list items carry their apiVersion and kind there (kubectl's
+		// --sort-by decodes them)
+		o := make(object, len(it)+2)
+		for k, v := range it {
+			o[k] = v
+		}
+		o["apiVersion"], o["kind"] = q.res.GroupVersion(), q.res.Kind
+		row["object"] = o
 	default:
 		row["object"] = q.partialObject(it)
 		if q.res.TableMetadata != nil {
