@@ -143,3 +143,21 @@ test('deleting a namespace with workloads in it removes it and everything in it'
     assert.deepEqual(l.body.items.map((i) => i.metadata.name), [], `${path} is empty`);
   }
 });
+
+test('createSandbox({nodes: 0}): the controllers make the Pods, nothing runs them — they stay Pending', async () => {
+  const p = await openSandbox(browser.context, server.url, '/fixtures/no-nodes.html');
+  const base = await p.evaluate(() => window.sandbox.base);
+  assert.equal(base, '/sandbox/no-nodes');
+  const ns = 'default';
+  assert.equal((await api(p, 'POST', base + DEPLOY(ns), deployment('web', 2))).status, 201);
+  const pods = async () => (await api(p, 'GET', `${base}/api/v1/namespaces/${ns}/pods?labelSelector=app%3Dweb`)).body.items;
+  await waitFor('2 Pods and the Deployment\'s status', async () => (await pods()).length === 2 &&
+    (await api(p, 'GET', `${base}${DEPLOY(ns)}/web`)).body.status.replicas === 2);
+  for (const pod of await pods()) {
+    assert.equal(pod.status.phase, 'Pending', `${pod.metadata.name} is Pending`);
+    assert.equal(pod.spec.nodeName, undefined, `${pod.metadata.name} is on no Node`);
+  }
+  const d = (await api(p, 'GET', `${base}${DEPLOY(ns)}/web`)).body;
+  assert.equal(d.status.readyReplicas, undefined, 'no replica ready');
+  await p.close();
+});
