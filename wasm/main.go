@@ -25,6 +25,10 @@
 //	                 starts at rev (without IndexedDB: kubesandboxOptions.startRevision)
 //	      "shutdown" done(null), then the program exits
 //
+// self.kubesandboxOptions.nodes (a number, default 1) is the simulated
+// Nodes of the in-process controllers, which start after the first answer
+// (startControllers); 0: no kubelet, Pods stay Pending.
+//
 // Once they are installed it calls kubesandboxReady(), or
 // kubesandboxReady(message) when the saved state cannot be restored (the
 // program then exits; a reset recovers).
@@ -41,22 +45,30 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"sync"
 	"syscall/js"
+	"time"
 
 	"github.com/kubesandbox/kubesandbox/core/apiserver"
 	"github.com/kubesandbox/kubesandbox/core/builtin"
+	"github.com/kubesandbox/kubesandbox/core/controllers"
 	"github.com/kubesandbox/kubesandbox/core/persist"
 	"github.com/kubesandbox/kubesandbox/core/store"
 	"github.com/kubesandbox/kubesandbox/wasm/jsglue"
 )
 
 // options: browsers cap event lifetimes, so watches end after a
-// randomised 4–4.5 minutes and sandbox.watch resumes them; the in-process
-// controllers stay off here (pure API; see README).
-var options = apiserver.Options{MinWatchSeconds: 240, MaxWatchSeconds: 270} // Controllers: nil — not linked here
+// randomised 4–4.5 minutes and sandbox.watch resumes them. The in-process
+// controllers are not started by New (Controllers: nil) but by
+// startControllers, once the first answer has gone out.
+var options = apiserver.Options{MinWatchSeconds: 240, MaxWatchSeconds: 270}
+
+// controllersAfter is how long startControllers waits for a first request
+// before it starts the controllers anyway (a worker nobody asks yet).
+const controllersAfter = time.Second
 
 func main() {
 	jsglue.MarkMain()
@@ -89,10 +101,48 @@ func main() {
 	}
 	quit := make(chan struct{})
 	var once sync.Once
-	release := jsglue.Install(handler, control(handler, log), func() { once.Do(func() { close(quit) }) })
+	ctx, stopControllers := context.WithCancel(context.Background())
+	release := jsglue.Install(handler, control(handler, log, stopControllers), func() { once.Do(func() { close(quit) }) })
 	defer release()
 	jsglue.Ready("")
+	go startControllers(ctx, handler)
 	<-quit // serve until the worker shuts this instance down
+}
+
+// startControllers runs the in-process controllers (core/controllers, the
+// same as `make serve`: garbage collector, Deployments, ReplicaSets,
+// StatefulSets, DaemonSets, Jobs, ServiceAccounts, the simulated kubelet)
+// until ctx ends. They start after the first answer (or controllersAfter
+// without one), so that their resync of a restored state never delays it:
+// that resync is how they pick up after a worker restart or an IndexedDB
+// restore — they read what is stored (the Pods a ReplicaSet already has
+// count), so a scale-up or rollout in progress goes on without duplicates.
+func startControllers(ctx context.Context, h *apiserver.Server) {
+	t := time.NewTimer(controllersAfter)
+	defer t.Stop()
+	select {
+	case <-jsglue.Answered():
+	case <-t.C:
+	case <-ctx.Done():
+		return
+	}
+	controllers.Start(ctx, h, h.Store(), controllers.Options{
+		Nodes: nodes(),
+		Logf:  func(f string, a ...any) { fmt.Printf(f+"\n", a...) }, // the worker's console
+	})
+}
+
+// nodes reads self.kubesandboxOptions.nodes: the simulated Nodes (0: no
+// kubelet, Pods stay Pending); unset: controllers.DefaultNodes, as
+// `make serve`.
+func nodes() int {
+	o := js.Global().Get("kubesandboxOptions")
+	if o.Type() == js.TypeObject {
+		if v := o.Get("nodes"); v.Type() == js.TypeNumber && v.Float() >= 0 && v.Float() <= 1000 {
+			return v.Int()
+		}
+	}
+	return controllers.DefaultNodes
 }
 
 // persistOptions reads self.kubesandboxOptions {snapshotEvery, keepEvents}
@@ -121,9 +171,10 @@ func option(k string, max float64) float64 {
 }
 
 // control is kubesandboxControl: export and import wait for storage;
-// shutdown closes the log (waiting for a commit in progress; later writes
+// reset and shutdown stop the controllers (their writes would only fail)
+// and close the log (waiting for a commit in progress; later writes
 // fail); then jsglue ends the program through main's quit.
-func control(h *apiserver.Server, log *persist.Log) jsglue.Control {
+func control(h *apiserver.Server, log *persist.Log, stopControllers func()) jsglue.Control {
 	return func(op, arg string) (any, error) {
 		switch op {
 		case "export":
@@ -139,6 +190,7 @@ func control(h *apiserver.Server, log *persist.Log) jsglue.Control {
 			// last revision (resourceVersions never go back). Close first:
 			// a commit in progress ends, every later one fails, so no
 			// write lands above rev.
+			stopControllers()
 			if log != nil {
 				log.Close()
 			}
@@ -150,6 +202,7 @@ func control(h *apiserver.Server, log *persist.Log) jsglue.Control {
 			}
 			return strconv.FormatInt(int64(rev), 10), nil
 		case "shutdown":
+			stopControllers()
 			if log != nil {
 				log.Close()
 			}

@@ -22,6 +22,10 @@
 // API is at /sandbox/ex1/api/… ; its fetch() and watch() add that base to
 // root-relative paths (ks.base is '/sandbox/ex1'). Sandboxes never see each
 // other's objects.
+// The core runs the cluster's controllers (garbage collector, Deployments →
+// ReplicaSets → Pods, StatefulSets, Jobs, ServiceAccounts) and a simulated
+// kubelet that makes Pods Running — no container ever runs.
+// createSandbox({ nodes: 0 }): no kubelet, Pods stay Pending.
 // Without SharedWorker (e.g. Chrome on Android) the origin's tabs elect a
 // leader with Web Locks (lock '<name>-leader', held for the tab's life):
 // the leader runs the core in a dedicated Worker and hands the service
@@ -114,15 +118,19 @@ export function createSandbox({
   name = 'kubesandbox',
   sandbox = '', // '' = the origin's default cluster; else a cluster of its own
   sandboxes = '/sandbox/', // where named sandboxes live (the service worker's ?sandboxes=)
+  nodes, // simulated Nodes for the in-process controllers (default 1; 0: Pods stay Pending)
   onProgress = () => {},
 } = {}) {
   const base = sandbox ? sandboxes + encodeURIComponent(sandbox) : '';
-  if (sandbox) {
-    name = `${name}:${sandbox}`;
+  if (sandbox || nodes !== undefined) {
+    // worker.js?db=…&nodes=… (every page of one sandbox must pass the same:
+    // the worker URL names the SharedWorker)
     const u = new URL(workerUrl, location.href);
-    u.searchParams.set('db', `kubesandbox:${sandbox}`);
+    if (sandbox) u.searchParams.set('db', `kubesandbox:${sandbox}`);
+    if (nodes !== undefined) u.searchParams.set('nodes', String(nodes));
     workerUrl = u.href;
   }
+  if (sandbox) name = `${name}:${sandbox}`;
   const sw = navigator.serviceWorker;
   let worker = null; // the SharedWorker, or the leader's dedicated Worker
   let port = null; // where page messages go: worker.port, or the dedicated Worker

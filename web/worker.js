@@ -34,10 +34,13 @@ const PARAMS = new URL(self.location.href).searchParams;
 // machine). worker.js?durability=relaxed|strict|memory ('memory': no IndexedDB).
 const DURABILITY = PARAMS.get('durability') || 'strict';
 // Compaction (tests): worker.js?snapshotEvery=N&keepEvents=M (persist.Options).
+// Simulated Nodes of the controllers: worker.js?nodes=N (sandbox.js's
+// createSandbox({nodes}); unset: 1; 0: Pods stay Pending).
 self.kubesandboxOptions = {
   snapshotEvery: Number(PARAMS.get('snapshotEvery')) || 0,
   keepEvents: Number(PARAMS.get('keepEvents')) || 0,
 };
+if (PARAMS.has('nodes')) self.kubesandboxOptions.nodes = Number(PARAMS.get('nodes'));
 
 const INSTANCE = Math.random().toString(36).slice(2); // tells tabs they share one core
 let state = 'loading'; // loading → ready | failed

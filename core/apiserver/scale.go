@@ -79,48 +79,66 @@ func (q *request) updateScale() error {
 }
 
 func (q *request) patchScale(pt string, body []byte, dry bool) error {
-	kv, _, err := q.s.store.Get(q.key(), 0)
-	if err != nil {
-		return storeErr(err, q.gr(), q.ri.name)
-	}
-	obj, err := q.decodeStored(kv)
-	if err != nil {
-		return err
-	}
-	cur, _ := jsonx.Marshal(scaleOf(q.res, obj))
-	var patched []byte
-	switch pt {
-	case patchJSON:
-		patched, err = patch.JSONPatch(cur, body)
-	case patchMerge, patchStrategic:
-		patched, err = patch.MergePatch(cur, body)
-	default:
+	if pt != patchJSON && pt != patchMerge && pt != patchStrategic {
 		return apierr.UnsupportedMediaType(pt, []string{patchJSON, patchMerge})
 	}
-	if err != nil {
-		return patch.ToAPIError(err)
-	}
-	sc, err := jsonx.DecodeObject(patched)
-	if err != nil {
-		return apierr.BadRequest(err.Error())
-	}
-	return q.writeScale(sc, dry)
+	// The patch applies to the Scale of the object as stored at each try
+	// (as kube-apiserver's patcher does inside GuaranteedUpdate), so a
+	// controller's write between our read and our write (a Deployment's
+	// status) is not a 409: the patched Scale carries the fresh
+	// resourceVersion.
+	return q.storeScale(dry, func(old object) (object, error) {
+		cur, _ := jsonx.Marshal(scaleOf(q.res, old))
+		var patched []byte
+		var err error
+		if pt == patchJSON {
+			patched, err = patch.JSONPatch(cur, body)
+		} else {
+			patched, err = patch.MergePatch(cur, body)
+		}
+		if err != nil {
+			return nil, patch.ToAPIError(err)
+		}
+		sc, err := jsonx.DecodeObject(patched)
+		if err != nil {
+			return nil, apierr.BadRequest(err.Error())
+		}
+		return sc, q.checkScale(sc)
+	})
 }
 
 // writeScale stores the replicas of a Scale into the object.
 func (q *request) writeScale(sc object, dry bool) error {
-	replicas, hasReplicas := nested(sc, "spec", "replicas")
-	rv := metaStr(sc, "resourceVersion")
-	manager := q.managerName()
+	// the built-in scale REST's ValidateScale, before it reads the object
+	if err := q.checkScale(sc); err != nil {
+		return err
+	}
+	return q.storeScale(dry, func(object) (object, error) { return sc, nil })
+}
+
+// checkScale is the built-in scale REST's ValidateScale (custom resources
+// leave it to their schema).
+func (q *request) checkScale(sc object) error {
+	replicas, _ := nested(sc, "spec", "replicas")
 	if n, ok := jsonx.Int64(replicas); ok && n < 0 && !q.res.CRD && metaStr(sc, "name") == q.ri.name {
-		// the built-in scale REST's ValidateScale, before it reads the
-		// object (custom resources leave it to their schema)
 		return apierr.Invalid(apierr.GK{Group: "autoscaling", Kind: "Scale"}, metaStr(sc, "name"),
 			field.ErrorList{field.Invalid(field.NewPath("spec", "replicas"), n, "must be greater than or equal to 0")})
 	}
+	return nil
+}
+
+// storeScale writes the Scale that scaleFor makes from the stored object
+// into it and answers the resulting Scale.
+func (q *request) storeScale(dry bool, scaleFor func(old object) (object, error)) error {
+	manager := q.managerName()
 	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, error) {
+		sc, err := scaleFor(old)
+		if err != nil {
+			return nil, err
+		}
+		replicas, hasReplicas := nested(sc, "spec", "replicas")
 		obj := jsonx.CopyObject(old)
-		if rv != "" {
+		if rv := metaStr(sc, "resourceVersion"); rv != "" {
 			meta(obj)["resourceVersion"] = rv
 		}
 		if hasReplicas {

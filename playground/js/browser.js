@@ -3,11 +3,22 @@
 // this page has seen (from responses and watch events). The listed
 // collection is watched, so the list and the object shown follow changes
 // made anywhere (another tab, a scenario, kubectl through the console).
+// "Owners & dependents" shows the namespace's workloads as a live tree
+// (tree.js), and Delete… deletes the object shown with the propagation
+// policy picked (Background, Foreground, Orphan), then shows that tree so
+// the garbage collector's work can be watched.
 import { h } from './dom.js';
 import { send, history, keyOf, onRemember, remember, withQuery } from './api.js';
 import { sandboxModule } from './boot.js';
 import { resources, namespaces, collectionPath } from './discovery.js';
 import { yamlBlock, ownershipView, diffView } from './view.js';
+import { createTree } from './tree.js';
+
+export const POLICIES = [
+  ['Background', 'the object goes now; the garbage collector then deletes its dependents'],
+  ['Foreground', 'the dependents are deleted first; the object waits (finalizer foregroundDeletion) and goes last'],
+  ['Orphan', 'the object goes; its dependents stay, without this owner'],
+];
 
 export function createBrowser(root, { onOpen, onWatch, onFields } = {}) {
   const nsList = h('ul.nav-list', { 'aria-label': 'namespaces' });
@@ -28,6 +39,8 @@ export function createBrowser(root, { onOpen, onWatch, onFields } = {}) {
   let collection = null; // the listed collection's path
   let objects = new Map(); // its objects by name, kept up to date by a watch
   let follow = null; // that watch's AbortController
+  let tree = null; // the owners-and-dependents tree of the shown object's namespace
+  let deleteNote = ''; // what the last Delete of the object shown answered
 
   const item = (list, label, selected, onclick, extra) => {
     const b = h('button.nav-item', { type: 'button', 'aria-current': selected ? 'true' : null, onclick }, label, extra ? h('span.muted.small', ' ' + extra) : null);
@@ -46,6 +59,7 @@ export function createBrowser(root, { onOpen, onWatch, onFields } = {}) {
     for (const r of kinds) item(kindList, r.kind, kind && r.resource === kind.resource && r.group === kind.group, () => { kind = r; load(); }, r.group || 'core');
     if (follow) follow.abort();
     follow = null;
+    stopTree();
     objList.replaceChildren();
     if (!kind) return;
     const path = collectionPath(kind, ns);
@@ -109,25 +123,73 @@ export function createBrowser(root, { onOpen, onWatch, onFields } = {}) {
   async function show(path, tab = 'yaml') {
     const res = await send({ method: 'GET', path });
     if (res.status !== 200) { detail.replaceChildren(h('p.error', `GET ${path}: ${res.status} ${(res.body && res.body.message) || ''}`)); return; }
+    if (!current || current.path !== path) deleteNote = '';
     current = { path, obj: res.body };
     render(tab);
     for (const b of objList.querySelectorAll('.nav-item')) b.setAttribute('aria-current', String(path.endsWith('/' + encodeURIComponent(b.firstChild.textContent))));
   }
 
+  const TAB_NAMES = { yaml: 'YAML', managedFields: 'managedFields', diff: 'Diff', tree: 'Owners & dependents' };
+
   function render(tab) {
     shownTab = tab;
     const { path, obj, deleted } = current;
-    const tabs = ['yaml', 'managedFields', 'diff'];
+    const tabs = ['yaml', 'managedFields', 'diff', 'tree'];
     const body = h('div.detail-body');
-    const bar = h('div.toolbar', { role: 'tablist', 'aria-label': 'object views' }, tabs.map((t) => h('button.seg', { type: 'button', role: 'tab', 'aria-selected': String(t === tab), onclick: () => render(t) }, t === 'yaml' ? 'YAML' : t === 'diff' ? 'Diff' : 'managedFields')),
+    const bar = h('div.toolbar', { role: 'tablist', 'aria-label': 'object views' }, tabs.map((t) => h('button.seg', { type: 'button', role: 'tab', 'aria-selected': String(t === tab), onclick: () => render(t) }, TAB_NAMES[t])),
       onOpen ? h('button.small', { type: 'button', onclick: () => onOpen({ method: 'GET', path }) }, 'Open in console') : null,
-      onFields ? h('button.small', { type: 'button', onclick: () => onFields(path) }, 'Fields picture') : null);
+      onFields ? h('button.small', { type: 'button', onclick: () => onFields(path) }, 'Fields picture') : null,
+      deleted ? null : deleteControl(path));
     detail.replaceChildren(h('h3', `${obj.kind || kind.kind} ${obj.metadata.namespace ? obj.metadata.namespace + '/' : ''}${obj.metadata.name}`, h('span.muted.small', ` rv ${obj.metadata.resourceVersion}`)),
       deleted ? h('p.deleted.error', `This object was deleted (at resourceVersion ${obj.metadata.resourceVersion}); below is the last version this page saw.`) : null,
-      bar, body);
+      bar, deleteNote ? h('p.muted.small#b-delete-note', { 'aria-live': 'polite' }, deleteNote) : null, body);
+    if (tab !== 'tree') stopTree();
     if (tab === 'yaml') body.append(yamlBlock(obj));
     else if (tab === 'managedFields') body.append(ownershipView(obj));
-    else body.append(diffPicker(obj));
+    else if (tab === 'diff') body.append(diffPicker(obj));
+    else body.append(treeOf(obj));
+  }
+
+  // treeOf is the live tree of obj's namespace, kept while the tab stays
+  // on it (the object's own changes re-render around the same tree).
+  function treeOf(obj) {
+    const ns = obj.metadata.namespace;
+    if (!ns) return h('p.muted', 'Owners and dependents are shown for namespaced objects.');
+    if (!tree || tree.ns !== ns) {
+      stopTree();
+      tree = createTree(ns, { onPick: (o) => o.metadata.uid !== current.obj.metadata.uid && showObject(o) });
+    }
+    tree.select(obj.metadata.uid);
+    return tree.el;
+  }
+
+  function stopTree() {
+    if (tree) tree.stop();
+    tree = null;
+  }
+
+  // showObject opens an object picked in the tree, on the same tab.
+  async function showObject(o) {
+    const r = (await resources()).find((x) => x.kind === o.kind && x.namespaced && (o.apiVersion ? `${x.group ? x.group + '/' : ''}${x.version}` === o.apiVersion : true));
+    if (r) show(`${collectionPath(r, o.metadata.namespace)}/${encodeURIComponent(o.metadata.name)}`, 'tree');
+  }
+
+  // deleteControl: Delete… with the three propagation policies; the tree
+  // then shows what the garbage collector does.
+  function deleteControl(path) {
+    const policy = h('select#b-policy', { 'aria-label': 'propagation policy' }, POLICIES.map(([p, what]) => h('option', { value: p, title: what }, p)));
+    const go = h('button.small.danger#b-delete', { type: 'button', onclick: async () => {
+      const res = await send({ method: 'DELETE', path, body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: policy.value } });
+      const what = POLICIES.find(([p]) => p === policy.value)[1];
+      if (!current || current.path !== path) return;
+      deleteNote = res.status < 300 ? `DELETE ${policy.value}: ${res.status} — ${what}.` : `DELETE: ${res.status} ${(res.body && res.body.message) || ''}`;
+      // the answer is the object as the DELETE left it (still there with a
+      // finalizer, or its last state), unless a watch event was newer
+      const newer = res.status === 200 && res.body && res.body.metadata && Number(res.body.metadata.resourceVersion) > Number(current.obj.metadata.resourceVersion);
+      if (newer && !current.deleted) current = { path, obj: res.body, deleted: false };
+      render('tree');
+    } }, 'Delete');
+    return h('span.delete-control', h('label', { for: 'b-policy' }, 'propagationPolicy '), policy, go);
   }
 
   function diffPicker(obj) {

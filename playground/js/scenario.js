@@ -8,10 +8,15 @@
 //    "repeat": 12,                      send it 12 times, {{i}} = 1…12
 //    "watch": {"until": 2},             a watch: read events until 2 arrived (or the stream ended)
 //    "capture": {"rv": "metadata.resourceVersion"},   save values for later steps ({{rv}})
-//    "retry": {"status": 404, "times": 20, "delayMs": 150},
+//    "retry": {"status": 404, "times": 20, "delayMs": 150},   send again while it answers 404
+//    "retry": {"until": "expect", "times": 240, "delayMs": 250}, send again until every expectation
+//                                       holds (the controllers are still at work: Pods coming up)
 //    "show": "managedFields",          draw the answer's managedFields picture
 //    "expect": {"status": 201, "fields": {"metadata.name": "x"}, "length": {"items": 5},
-//               "absent": ["metadata.continue"], "warnings": ["unknown field"], "events": [["ADDED", "x"]]}}
+//               "absent": ["metadata.continue"], "warnings": ["unknown field"], "events": [["ADDED", "x"]],
+//               "every": {"items": {"status.phase": "Running"}}}}   each element of items has that field
+// A dotted path may name a key with dots in brackets:
+// "metadata.annotations[deployment.kubernetes.io/revision]".
 import { send, remember, PATCH_TYPES } from './api.js';
 import { sandboxModule } from './boot.js';
 
@@ -29,7 +34,8 @@ export async function scenarioIndex(base = new URL('../scenarios/', import.meta.
 /** get reads a dotted path ("items.0.metadata.name", "items.length") from a value. */
 export function get(value, path) {
   let v = value;
-  for (const part of String(path).split('.')) {
+  for (const [, bracket, plain] of String(path).matchAll(/\[([^\]]*)\]|([^.[\]]+)/g)) {
+    const part = bracket !== undefined ? bracket : plain;
     if (v == null) return undefined;
     v = v[part];
   }
@@ -94,10 +100,12 @@ export class Run {
     const step = this.scenario.steps[i];
     const times = step.repeat || 1;
     let out;
+    const untilExpected = step.retry && step.retry.until === 'expect';
     for (let n = 1; n <= times; n++) {
       const req = this.request(step, { i: n });
       if (force) req.query = { ...req.query, force: 'true' };
-      out = step.watch ? await this.watch(req, step.watch) : await this.send(req, step.retry);
+      if (untilExpected) out = await this.sendUntil(req, step.retry, fill(step.expect || {}, this.vars));
+      else out = step.watch ? await this.watch(req, step.watch) : await this.send(req, step.retry);
       out.req = req;
       if (times > 1) out.repeated = times;
       if (out.res.status >= 400 && n < times && !(step.expect && step.expect.status === out.res.status)) break;
@@ -122,6 +130,17 @@ export class Run {
       await sleep(retry.delayMs || 150);
     }
     return { res };
+  }
+
+  /** sendUntil sends req again (retry.times, retry.delayMs apart) until
+   *  every expectation holds; the last answer is the step's. */
+  async sendUntil(req, retry, expect) {
+    let out;
+    for (let t = 0; ; t++) {
+      out = await this.send(req);
+      if (check(expect, out).every((c) => c.ok) || t >= (retry.times || 120)) return out;
+      await sleep(retry.delayMs || 250);
+    }
   }
 
   /** watch reads a watch stream until `until` events came, the stream ended, or timeoutMs passed. */
@@ -182,6 +201,14 @@ export function check(expect, out) {
     const got = get(body, p);
     const len = Array.isArray(got) ? got.length : undefined;
     checks.push({ ok: len === n, text: `${p} has ${n} item${n === 1 ? '' : 's'}${len === n ? '' : `, got ${len}`}` });
+  }
+  for (const [p, fields] of Object.entries(expect.every || {})) {
+    const list = get(body, p);
+    for (const [f, want] of Object.entries(fields)) {
+      const bad = Array.isArray(list) ? list.filter((x) => JSON.stringify(get(x, f)) !== JSON.stringify(want)) : null;
+      const ok = Array.isArray(list) && list.length > 0 && bad.length === 0;
+      checks.push({ ok, text: `every ${p} has ${f} = ${JSON.stringify(want)}${ok ? '' : bad ? `, ${bad.length} of ${list.length} not` : ', not a list'}` });
+    }
   }
   for (const p of expect.absent || []) {
     const got = get(body, p);

@@ -8,6 +8,9 @@
 //   latency     sequential GETs through page → SW → worker → Go, against a
 //               service worker answering in pure JS
 //   memory      Go's linear memory after 1,000 and after BENCH_SOAK requests
+//   controllers a BENCH_REPLICAS (100) replica Deployment until every Pod is
+//               Running, and the p99 of sequential GETs meanwhile against
+//               idle (the same GET, same page, before it; target ≤ 2×)
 //
 // Run: make bench-browser. BENCH_ROUNDS (3), BENCH_REQUESTS (300) and
 // BENCH_SOAK (20000) scale it.
@@ -18,6 +21,7 @@ import { repo, startStatic, launch } from './lib.mjs';
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 const N = Number(process.env.BENCH_REQUESTS || 300);
 const SOAK = Number(process.env.BENCH_SOAK || 20000);
+const REPLICAS = Number(process.env.BENCH_REPLICAS || 100);
 const bin = join(repo, process.env.BIN || 'bin');
 const mb = (n) => (n / 1e6).toFixed(2) + ' MB';
 const ms = (n) => (n == null || Number.isNaN(n) ? '–' : n.toFixed(1) + ' ms');
@@ -164,6 +168,47 @@ try {
       ['start-up + latency runs', mb(m0.memoryBytes), m0.served, x(m0.memoryBytes, m1.memoryBytes)],
       ['1,000 requests', mb(m1.memoryBytes), m1.served, '1.00×'],
       [`${SOAK.toLocaleString('en')} requests`, mb(m2.memoryBytes), m2.served, x(m2.memoryBytes, m1.memoryBytes)],
+    ]);
+
+    // The controllers at work: a Deployment of REPLICAS until every Pod is
+    // Running (polled every 250 ms), while one loop GETs the ConfigMap.
+    const idle = await latencies(core, cmURL, N);
+    const scale = await core.evaluate(async ({ url, replicas }) => {
+      const post = (path, obj) => fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(obj) });
+      const ns = 'bench-' + Date.now().toString(36);
+      await post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+      const t0 = performance.now();
+      const r = await post(`/apis/apps/v1/namespaces/${ns}/deployments`, {
+        apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'bench' },
+        spec: { replicas, selector: { matchLabels: { app: 'bench' } }, template: { metadata: { labels: { app: 'bench' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } },
+      });
+      if (r.status !== 201) throw new Error('deployment: ' + r.status);
+      let doneAt = 0;
+      const deadline = t0 + 10 * 60 * 1000;
+      const running = (p) => p.status && p.status.phase === 'Running';
+      const poll = (async () => {
+        while (!doneAt && performance.now() < deadline) {
+          const l = await (await fetch(`/api/v1/namespaces/${ns}/pods?labelSelector=app%3Dbench`)).json();
+          if (l.items.filter(running).length === replicas) doneAt = performance.now();
+          else await new Promise((res) => setTimeout(res, 250));
+        }
+      })();
+      const lat = [];
+      const gets = (async () => {
+        while (!doneAt && performance.now() < deadline) {
+          const t = performance.now();
+          await (await fetch(url)).text();
+          lat.push(performance.now() - t);
+        }
+      })();
+      await Promise.all([poll, gets]);
+      return { ms: doneAt ? doneAt - t0 : NaN, lat: lat.sort((a, b) => a - b) };
+    }, { url: cmURL, replicas: REPLICAS });
+    table(`controllers: a ${REPLICAS}-replica Deployment (shared machine: other work runs beside it)`, ['measure', 'value', 'vs idle'], [
+      [`create → all ${REPLICAS} Pods Running`, ms(scale.ms), ''],
+      ['GET one ConfigMap, p99 idle', ms(pct(idle, 0.99)), '1.00×'],
+      [`GET one ConfigMap, p99 while it scales (${scale.lat.length} GETs)`, ms(pct(scale.lat, 0.99)), x(pct(scale.lat, 0.99), pct(idle, 0.99))],
+      ['GET one ConfigMap, median idle / while', `${ms(pct(idle, 0.5))} / ${ms(pct(scale.lat, 0.5))}`, x(pct(scale.lat, 0.5), pct(idle, 0.5))],
     ]);
   } finally {
     await browser.close();

@@ -58,13 +58,18 @@ function cached(page) {
   });
 }
 
-// waitCached polls until the runtime cache and the page itself are stored.
+// waitCached polls until the runtime cache, the page itself and every
+// script and stylesheet it loaded (its module graph: one missing module
+// and the offline page never starts) are stored.
 async function waitCached(page) {
-  for (let i = 0; i < 100; i++) {
+  const loaded = await page.evaluate(() => performance.getEntriesByType('resource')
+    .map((e) => new URL(e.name)).filter((u) => u.origin === location.origin && /\.(js|css)$/.test(u.pathname) && !u.pathname.startsWith('/web/'))
+    .map((u) => u.pathname));
+  for (let i = 0; i < 300; i++) {
     const all = await cached(page);
     const runtime = Object.keys(all).find((k) => k.startsWith('kubesandbox-v1-runtime-'));
-    const pages = all['kubesandbox-v1-pages'] || [];
-    if (runtime && all[runtime].length === 4 && pages.some(([p]) => p === '/')) return all;
+    const pages = (all['kubesandbox-v1-pages'] || []).map(([p]) => p);
+    if (runtime && all[runtime].length === 4 && ['/', ...loaded].every((p) => pages.includes(p))) return all;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('the runtime and page were not cached: ' + JSON.stringify(await cached(page)));

@@ -236,6 +236,11 @@ test('diff: line diff keeps common lines', () => {
 test('scenarios: variables, expectations, and every file is well formed', () => {
   assert.deepEqual(fill({ p: '/ns/{{ns}}/x', n: '{{i}}', s: 'v-{{i}}', k: { '{{ns}}': '{{missing}}' } }, { ns: 'a', i: 3 }), { p: '/ns/a/x', n: 3, s: 'v-3', k: { a: '{{missing}}' } });
   assert.equal(get({ items: [{ a: 1 }] }, 'items.0.a'), 1);
+  assert.equal(get({ metadata: { annotations: { 'deployment.kubernetes.io/revision': '2' } } }, 'metadata.annotations[deployment.kubernetes.io/revision]'), '2');
+  const pods = (...phases) => ({ res: { status: 200, warnings: [], body: { items: phases.map((phase) => ({ status: { phase } })) } } });
+  assert.deepEqual(check({ every: { items: { 'status.phase': 'Running' } } }, pods('Running', 'Running')), [{ ok: true, text: 'every items has status.phase = "Running"' }]);
+  assert.deepEqual(check({ every: { items: { 'status.phase': 'Running' } } }, pods('Running', 'Pending')), [{ ok: false, text: 'every items has status.phase = "Running", 1 of 2 not' }]);
+  assert.equal(check({ every: { items: { 'status.phase': 'Running' } } }, pods())[0].ok, false, 'an empty list is not "every Pod Running"');
   const out = { res: { status: 201, warnings: ['unknown field "x"'], body: { metadata: { name: 'n' }, items: [1, 2] } }, events: [{ type: 'ADDED', object: { metadata: { name: 'n' } } }, { type: 'BOOKMARK', object: { metadata: {} } }] };
   const checks = check({ status: 201, fields: { 'metadata.name': 'n' }, length: { items: 2 }, warnings: ['unknown field'], events: [['ADDED', 'n'], ['BOOKMARK', '']], absent: ['metadata.continue'] }, out);
   assert.deepEqual(checks.map((c) => c.ok), [true, true, true, true, true, true]);

@@ -96,7 +96,7 @@ for (const { id, title } of scenarios) {
         assert.deepEqual(statuses, ['201', '200', '201', '200', '200']);
         assert.deepEqual(await page.$$eval(`${step(3)} li.ev`, (ls) => ls.map((l) => `${l.dataset.type} ${l.dataset.name || ''}`)), ['ADDED after', 'NOTE-end ']);
         const initial = await page.$$eval(`${step(4)} li.ev`, (ls) => ls.map((l) => `${l.dataset.type} ${l.dataset.name || ''}`));
-        assert.deepEqual(initial.slice(0, 3), ['ADDED after', 'ADDED before', 'BOOKMARK ']);
+        assert.deepEqual(initial.slice(0, 4), ['ADDED after', 'ADDED before', 'ADDED kube-root-ca.crt', 'BOOKMARK ']);
         assert.match(await page.textContent(`${step(4)} li.ev-BOOKMARK`), /initial events end/);
         assert.match(await page.textContent(`${step(3)} li.ev-ADDED .ev-rv`), /^rv \d+$/);
         // the event types are colour-coded
@@ -108,7 +108,8 @@ for (const { id, title } of scenarios) {
       case 'paging':
         assert.deepEqual(statuses, ['201', '200', '201', '200', '200', '200']);
         assert.match(await page.textContent(step(0)), /sent 12 times/);
-        assert.match(await page.textContent(step(4)), /items has 2 items/);
+        assert.match(await page.textContent(step(1)), /metadata\.remainingItemCount = 8/);
+        assert.match(await page.textContent(step(4)), /items has 3 items/);
         break;
       case 'patch-types': {
         assert.deepEqual(statuses, ['201', '200', '200', '200', '422', '200']);
@@ -159,6 +160,12 @@ for (const { id, title } of scenarios) {
         assert.match(await page.textContent(`${step(0)} .status-msg`), /strict decoding error: unknown field "dta"/);
         break;
       }
+      case 'deploy-rollout':
+        assert.deepEqual(statuses, ['201', '200', '200', '200', '200', '200', '200', '200', '200', '404', '200']);
+        assert.match(await page.textContent(step(1)), /every items has status\.phase = "Running"/);
+        assert.match(await page.textContent(step(6)), /metadata\.annotations\[deployment\.kubernetes\.io\/revision\] = "2"/);
+        assert.match(await page.textContent(root), /no container runs/);
+        break;
       default:
         assert.fail(`no page assertions for scenario ${id}`);
     }
@@ -214,6 +221,9 @@ test('watch panel: two watches side by side, resume after the stream ends, 410 s
   await page.evaluate(async (n) => {
     await fetch('/api/v1/namespaces', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ metadata: { name: n } }) });
   }, ns);
+  // the controllers publish kube-root-ca.crt in the new namespace: the
+  // watch below (no resourceVersion) then starts with it as an ADDED
+  await page.waitForFunction(async (n) => (await fetch(`/api/v1/namespaces/${n}/configmaps/kube-root-ca.crt`)).status === 200, ns, { polling: 100 });
   await page.fill('#w-path', `/api/v1/namespaces/${ns}/configmaps`);
   await page.fill('#w-timeout', '1');
   await page.click('#w-add');
@@ -234,7 +244,7 @@ test('watch panel: two watches side by side, resume after the stream ends, 410 s
   const cmCard = cards[1]; // newest first
   await page.waitForFunction((c) => c.querySelectorAll('li.ev-DELETED').length === 1, cmCard);
   const evs = await cmCard.$$eval('li.ev', (ls) => ls.filter((l) => !l.dataset.type.startsWith('NOTE')).map((l) => `${l.dataset.type} ${l.dataset.name || ''}`).filter((t) => !t.startsWith('BOOKMARK')));
-  assert.deepEqual(evs, ['ADDED one', 'MODIFIED one', 'DELETED one'], 'nothing lost or repeated across resumes');
+  assert.deepEqual(evs, ['ADDED kube-root-ca.crt', 'ADDED one', 'MODIFIED one', 'DELETED one'], 'nothing lost or repeated across resumes');
   const rvs = await cmCard.$$eval('li.ev[data-rv]', (ls) => ls.map((l) => Number(l.dataset.rv)).filter(Boolean));
   assert.ok(rvs.every((v, i) => i === 0 || v >= rvs[i - 1]), `resourceVersions ascend: ${rvs}`);
   await page.waitForFunction((c) => c.querySelectorAll('li.ev-ADDED').length === 1, cards[0]);
@@ -286,6 +296,45 @@ test('browser: namespaces → kinds → objects, YAML, managedFields and a diff 
   assert.deepEqual(await texts(page, '.detail .legend-item b'), ['tester']);
   await page.click('.detail button:has-text("Diff")');
   assert.match(await page.textContent('.detail pre.diff'), /-\s+v: "1"\n\+\s+v: "2"/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('browser: owners and dependents as a live tree; Delete with Foreground shows the dependents go first', async () => {
+  const page = await open('#browse');
+  const ns = 'tree-' + Date.now().toString(36);
+  await page.evaluate(async (ns) => {
+    const post = (path, obj) => fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(obj) });
+    await post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    await post(`/apis/apps/v1/namespaces/${ns}/deployments`, {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } },
+    });
+  }, ns);
+  await page.click('#b-refresh');
+  await page.click(`nav.col >> text=${ns}`);
+  await page.click('nav.col >> text=Deployment');
+  await page.click('ul[aria-label=objects] .nav-item >> text="web"');
+  await page.click('.detail button:has-text("Owners & dependents")');
+  // the tree fills in as the controllers work: Deployment → ReplicaSet → 2 Pods Running
+  await page.waitForFunction(() => document.querySelectorAll('.tree-node[data-kind=Deployment] .tree-node[data-kind=ReplicaSet] .tree-node[data-kind=Pod] .tree-state[data-phase=Running]').length === 2, null, { timeout: 2 * WAIT });
+  assert.match(await page.textContent('.tree-view .simulated'), /no container ever runs/);
+  assert.equal(await page.getAttribute('.tree-node[data-kind=Deployment]', 'aria-current'), 'true', 'the object shown is marked');
+  assert.match(await page.getAttribute('.tree-node[data-kind=Deployment]', 'data-state'), /^2\/2 ready · revision 1$/);
+  // record every state of the tree, then delete in the foreground
+  await page.evaluate(() => {
+    window.treeStates = [];
+    const take = () => window.treeStates.push([...document.querySelectorAll('.tree-node')].map((n) => `${n.dataset.kind}${n.dataset.deleting ? ' deleting' : ''}${n.textContent.includes('foregroundDeletion') ? ' foregroundDeletion' : ''}`));
+    new MutationObserver(take).observe(document.querySelector('.detail'), { subtree: true, childList: true, attributes: true });
+  });
+  assert.deepEqual(await page.$$eval('#b-policy option', (os) => os.map((o) => o.value)), ['Background', 'Foreground', 'Orphan']);
+  await page.selectOption('#b-policy', 'Foreground');
+  await page.click('#b-delete');
+  await page.waitForFunction(() => /No workloads in/.test(document.querySelector('.tree-view').textContent), null, { timeout: 2 * WAIT });
+  assert.match(await page.textContent('#b-delete-note'), /DELETE Foreground: 200 — the dependents are deleted first/);
+  const states = await page.evaluate(() => window.treeStates);
+  assert.ok(states.some((s) => s.includes('Deployment deleting foregroundDeletion')), `the Deployment waited with foregroundDeletion: ${JSON.stringify(states.slice(0, 5))}`);
+  assert.match(await page.textContent('.detail'), /This object was deleted/);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -366,8 +415,11 @@ test('docs page: three <kube-example>s run, each in its own namespace', async ()
   assert.match(nss[0], /^ex-dry-run-create-[a-z0-9]+$/);
   assert.match(nss[1], /^ex-apply-conflict-[a-z0-9]+$/);
   assert.match(nss[2], /^ex-list-then-watch-[a-z0-9]+$/);
-  // the dry run stored nothing in its namespace
-  assert.equal(await page.evaluate(async (n) => (await (await fetch(`/api/v1/namespaces/${n}/configmaps`)).json()).items.length, nss[0]), 0);
+  // the dry run stored nothing in its namespace: the only ConfigMap there is
+  // the one the controllers publish in every namespace
+  const cms = await page.evaluate(async (n) => (await (await fetch(`/api/v1/namespaces/${n}/configmaps`)).json()).items.map((i) => i.metadata.name), nss[0]);
+  assert.deepEqual(cms.filter((n) => n !== 'kube-root-ca.crt'), []);
+  assert.equal(await page.evaluate(async (n) => (await fetch(`/api/v1/namespaces/${n}/configmaps/settings`)).status, nss[0]), 404);
   await page.screenshot({ path: join(shots, 'docs-example.png'), fullPage: false });
   assert.deepEqual(errors, []);
   await page.close();

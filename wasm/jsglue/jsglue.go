@@ -224,7 +224,18 @@ func (s *jsSink) Head(status int, h http.Header, body []byte, streaming bool) {
 		b = bytesToJS(body)
 	}
 	s.fn.Invoke("head", status, pairs, b, streaming)
+	answeredOnce.Do(func() { close(answered) })
 }
+
+var (
+	answered     = make(chan struct{})
+	answeredOnce sync.Once
+)
+
+// Answered is closed once the first response head has gone to JavaScript:
+// the program can then start work that must not delay the first answer
+// (wasm/main.go starts the controllers then).
+func Answered() <-chan struct{} { return answered }
 
 func (s *jsSink) Chunk(p []byte) {
 	if s.ctx.Err() != nil {
