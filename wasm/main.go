@@ -25,7 +25,7 @@
 //	                 starts at rev (without IndexedDB: kubesandboxOptions.startRevision)
 //	      "shutdown" done(null), then the program exits
 //
-// self.kubesandboxOptions.nodes (a number, default 1) is the simulated
+// self.kubesandboxOptions.nodes (a number, default controllers.DefaultNodes: 3) is the simulated
 // Nodes of the in-process controllers, which start after the first answer
 // (startControllers); 0: no kubelet, Pods stay Pending.
 //

@@ -118,7 +118,7 @@ export function createSandbox({
   name = 'kubesandbox',
   sandbox = '', // '' = the origin's default cluster; else a cluster of its own
   sandboxes = '/sandbox/', // where named sandboxes live (the service worker's ?sandboxes=)
-  nodes, // simulated Nodes for the in-process controllers (default 1; 0: Pods stay Pending)
+  nodes, // simulated Nodes for the in-process controllers (default 3, as make serve; 0: Pods stay Pending)
   onProgress = () => {},
 } = {}) {
   const base = sandbox ? sandboxes + encodeURIComponent(sandbox) : '';

@@ -35,7 +35,7 @@ const PARAMS = new URL(self.location.href).searchParams;
 const DURABILITY = PARAMS.get('durability') || 'strict';
 // Compaction (tests): worker.js?snapshotEvery=N&keepEvents=M (persist.Options).
 // Simulated Nodes of the controllers: worker.js?nodes=N (sandbox.js's
-// createSandbox({nodes}); unset: 1; 0: Pods stay Pending).
+// createSandbox({nodes}); unset: 3, as make serve; 0: Pods stay Pending).
 self.kubesandboxOptions = {
   snapshotEvery: Number(PARAMS.get('snapshotEvery')) || 0,
   keepEvents: Number(PARAMS.get('keepEvents')) || 0,
