@@ -65,6 +65,8 @@ type Manager struct {
 	// worker-goroutine state
 	retries map[string]int
 	nextIP  int
+
+	x extras // cronjob, endpoints, event TTL (timers.go)
 }
 
 // Starter is Start in the shape of apiserver.Options.Controllers:
@@ -269,6 +271,8 @@ func (m *Manager) reconcile(key string) error {
 		return m.syncDaemonSet(o)
 	case "batch/jobs":
 		return m.syncJob(o)
+	case "batch/cronjobs":
+		return m.syncCronJob(key, o)
 	case "/pods":
 		return m.syncPod(o)
 	case "/namespaces":
