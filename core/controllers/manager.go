@@ -224,6 +224,7 @@ func (m *Manager) handleEvent(ev store.Event) {
 	if ev.Prev != nil {
 		prev = decode(ev.Prev.Value)
 	}
+	m.servicesChanged(key, ns, cur, prev) // endpoints.go
 	// owners see their dependents change (a pod → its ReplicaSet, ...)
 	for _, o := range []obj{cur, prev} {
 		for _, r := range ownerRefs(o) {
@@ -277,6 +278,10 @@ func (m *Manager) reconcile(key string) error {
 		return m.syncPod(o)
 	case "/namespaces":
 		return m.syncNamespace(o)
+	case "/services":
+		return m.syncService(o)
+	case "/endpoints":
+		return m.endpointsLeftover(o)
 	}
 	return nil
 }

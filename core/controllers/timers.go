@@ -22,7 +22,9 @@ type extras struct {
 	due map[string]time.Time // key → earliest pending deadline (manager clock)
 
 	// worker-goroutine state
-	lastEventNanos int64 // the newest Event name's suffix (events.go)
+	lastEventNanos int64                    // the newest Event name's suffix (events.go)
+	epTriggers     map[string]*triggerState // trigger-time trackers by ns/name (endpoints.go)
+	sliceTriggers  map[string]*triggerState
 }
 
 // requeueAt queues key again at manager-clock time at.
