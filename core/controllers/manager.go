@@ -44,6 +44,10 @@ type Options struct {
 	// as created. Any positive number runs the kubelet-less lifecycle of
 	// pods.go (no Node objects are written yet).
 	Nodes int
+	// EventTTL is how long an Event lives after its last write
+	// (kube-apiserver's --event-ttl; 0 means DefaultEventTTL, 1h; negative:
+	// forever). See events_ttl.go.
+	EventTTL time.Duration
 }
 
 // DefaultNodes is the Nodes of Starter and of the native command's -nodes.
@@ -122,6 +126,8 @@ func (m *Manager) Resync() {
 	for _, kv := range kvs {
 		if interesting(kv.Key) {
 			m.q.add(kv.Key)
+		} else if isEventKey(kv.Key) {
+			m.leaseStored(kv)
 		}
 	}
 }
@@ -208,6 +214,7 @@ func interesting(key string) bool {
 // handleEvent turns a committed write into keys to reconcile.
 func (m *Manager) handleEvent(ev store.Event) {
 	key := ev.KV.Key
+	m.eventWritten(ev) // events_ttl.go
 	if !interesting(key) {
 		return
 	}
@@ -249,6 +256,9 @@ func (m *Manager) handleEvent(ev store.Event) {
 
 // reconcile runs the garbage collector and the object's controller.
 func (m *Manager) reconcile(key string) error {
+	if key == eventSweepKey {
+		return m.sweepEvents()
+	}
 	kv, _, err := m.st.Get(key, 0)
 	if err != nil {
 		return nil // gone: its dependents were queued by the delete event
