@@ -31,16 +31,20 @@ type extras struct {
 	sliceTriggers map[string]*triggerState
 }
 
-// requeueAt queues key again at manager-clock time at.
+// requeueAt queues key again at manager-clock time at. A key keeps one
+// timer: a CronJob synced on every change of its Jobs does not start a
+// new one each time.
 func (m *Manager) requeueAt(key string, at time.Time) {
 	now := m.now()
 	m.x.mu.Lock()
 	if m.x.due == nil {
 		m.x.due = map[string]time.Time{}
 	}
-	if cur, ok := m.x.due[key]; !ok || !cur.After(now) || at.Before(cur) {
-		m.x.due[key] = at
+	if cur, ok := m.x.due[key]; ok && cur.After(now) && !at.Before(cur) {
+		m.x.mu.Unlock()
+		return // a timer that fires no later is already set
 	}
+	m.x.due[key] = at
 	m.x.mu.Unlock()
 	d := at.Sub(now)
 	if d < 0 {
