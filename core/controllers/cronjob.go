@@ -287,6 +287,7 @@ func (m *Manager) removeOldestJobs(cj, st obj, js []obj, max int64) bool {
 	if n <= 0 {
 		return false
 	}
+	n = min(n, len(js)) // a negative limit (never valid) deletes them all
 	// byJobStartTime: jobs without a startTime last, then by name
 	sort.SliceStable(js, func(a, b int) bool {
 		sa, sb := str(js[a], "status", "startTime"), str(js[b], "status", "startTime")

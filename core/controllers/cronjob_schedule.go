@@ -25,8 +25,14 @@ const (
 // earliest 10:02, most recent 10:10, fewMissed.
 func mostRecentScheduleTime(cj, st obj, now time.Time, sched cron.Schedule, withDeadline bool) (time.Time, *time.Time, missed, error) {
 	earliest := parseTime(str(cj, "metadata", "creationTimestamp"))
-	if last := str(st, "lastScheduleTime"); last != "" {
-		earliest = parseTime(last)
+	if last := parseTime(str(st, "lastScheduleTime")); !last.IsZero() {
+		earliest = last
+	}
+	// not in kube, whose times cannot be garbage: a time so old that
+	// now − it overflows a Duration (292 years) would make the walk below
+	// step minute by minute through centuries
+	if floor := now.AddDate(-200, 0, 0); earliest.Before(floor) {
+		earliest = floor
 	}
 	if d, ok := num(cj, "spec", "startingDeadlineSeconds"); withDeadline && ok {
 		if deadline := now.Add(-time.Duration(d) * time.Second); deadline.After(earliest) {
@@ -77,7 +83,11 @@ func nextScheduleDuration(cj, st obj, now time.Time, sched cron.Schedule) *time.
 	case recent == nil:
 		recent = &now
 	}
-	d := sched.Next(*recent).Add(nextScheduleDelta).Sub(now)
+	next := sched.Next(*recent)
+	if next.IsZero() {
+		return nil // robfig/cron finds no time within five years: no timer
+	}
+	d := next.Add(nextScheduleDelta).Sub(now)
 	return &d
 }
 

@@ -100,7 +100,8 @@ func podIPOf(p obj, v6 bool) string {
 		ips = []any{map[string]any{"ip": str(p, "status", "podIP")}}
 	}
 	for _, x := range ips {
-		ip := str(x.(map[string]any), "ip")
+		xm, _ := x.(map[string]any)
+		ip := str(xm, "ip")
 		if ip != "" && strings.Contains(ip, ":") == v6 {
 			return ip
 		}

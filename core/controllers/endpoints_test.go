@@ -71,7 +71,7 @@ func TestEndpointsAndSlices(t *testing.T) {
 		e.must(201, "POST", pods, "application/json", webPod("a", nil))
 		e.must(201, "POST", pods, "application/json", webPod("b", nil))
 		e.must(201, "POST", pods, "application/json", webPod("pending", nil)) // no IP: left out
-		e.idle() // the first sync stamps the Service's creation; the next ones the Pods' changes
+		e.idle()                                                              // the first sync stamps the Service's creation; the next ones the Pods' changes
 		clk.set(t0.Add(10 * time.Second))
 		e.setPodStatus("a", "10.244.0.5", true, clk.Now())
 		e.setPodStatus("b", "10.244.0.6", false, clk.Now())

@@ -256,7 +256,8 @@ func sliceLabels(svc obj) map[string]any {
 func podToEndpoint(p, svc obj, v6 bool) map[string]any {
 	var addrs []any
 	for _, x := range list(p, "status", "podIPs") {
-		ip := str(x.(map[string]any), "ip")
+		xm, _ := x.(map[string]any)
+		ip := str(xm, "ip")
 		if ip != "" && strings.Contains(ip, ":") == v6 {
 			addrs = append(addrs, ip)
 		}

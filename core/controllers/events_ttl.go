@@ -69,7 +69,8 @@ func (m *Manager) leaseStored(kv store.KV) {
 		}
 	}
 	for _, f := range list(o, "metadata", "managedFields") {
-		if t := parseMicroTime(str(f.(map[string]any), "time")); t.After(last) {
+		fm, _ := f.(map[string]any)
+		if t := parseMicroTime(str(fm, "time")); t.After(last) {
 			last = t
 		}
 	}
