@@ -151,6 +151,30 @@ func TestEndpointsAndSlices(t *testing.T) {
 		}
 	})
 
+	t.Run("a terminating Pod: out of Endpoints, serving but not ready in its slice", func(t *testing.T) {
+		e, clk := startAt(t, t0, controllers.Options{Nodes: 0})
+		e.must(201, "POST", services, "application/json", service("web", nil))
+		p := webPod("a", nil)
+		p["metadata"].(map[string]any)["finalizers"] = []any{"example.com/hold"} // keeps it terminating
+		e.must(201, "POST", pods, "application/json", p)
+		e.setPodStatus("a", "10.244.0.5", true, clk.Now())
+		e.idle()
+		e.must(200, "DELETE", pods+"/a", "application/json", m{"gracePeriodSeconds": 0})
+		e.idle()
+		if ep := e.must(200, "GET", endpoints+"/web", "", nil); ep["subsets"] != nil {
+			t.Errorf("subsets = %s, want none", js(ep["subsets"]))
+		}
+		eps := anyList(e.sliceOf("web")["endpoints"])
+		if len(eps) != 1 || js(get(eps[0], "conditions")) != `{"ready":false,"serving":true,"terminating":true}` {
+			t.Errorf("slice endpoints = %s", js(eps))
+		}
+		e.must(200, "PATCH", pods+"/a", "application/merge-patch+json", m{"metadata": m{"finalizers": nil}})
+		e.idle()
+		if eps := anyList(e.sliceOf("web")["endpoints"]); len(eps) != 0 {
+			t.Errorf("slice endpoints after the Pod went = %s", js(eps))
+		}
+	})
+
 	t.Run("headless Service and the placeholder slice", func(t *testing.T) {
 		e, _ := startAt(t, t0, controllers.Options{Nodes: 0})
 		e.must(201, "POST", services, "application/json", service("hl", m{"clusterIP": "None"}))
