@@ -1,7 +1,9 @@
 // Package controllers runs, in-process, the controllers a cluster has so
 // that the classic demos work without nodes: the garbage collector
 // (ownerReferences: background, foreground and orphan deletion), the
-// Deployment, ReplicaSet, StatefulSet, DaemonSet and Job controllers, and —
+// Deployment, ReplicaSet, StatefulSet, DaemonSet, Job and CronJob
+// controllers, the Endpoints and EndpointSlice controllers, the Event TTL
+// (events_ttl.go), and —
 // unless Options.Nodes is 0 — a "kubelet" that makes every pod Running and
 // Ready at once (no container ever runs; Job pods go straight to Succeeded).
 //
@@ -15,6 +17,8 @@
 //	and — when it is deleted or being deleted — its dependents), coalesced
 //	─▶ reconcile(key): garbage collector, then the object's controller.
 //
+// Controllers that must act at a time (a CronJob's next schedule, the
+// next Event expiry) set a timer on the manager's clock (timers.go).
 // A resync enqueues every object at start. One worker goroutine does all
 // the work, so the controllers need no locks of their own; it stops when
 // the context ends. Nothing here is OS-specific (it runs in js/wasm).
