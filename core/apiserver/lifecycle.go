@@ -79,24 +79,46 @@ func (c cluster) Purge(owner string) error {
 	return nil
 }
 
-func (c cluster) EmptyNamespace(ns string) (remaining int) {
+func (c cluster) EmptyNamespace(ns string) resource.NamespaceContent {
+	out := resource.NamespaceContent{Remaining: map[string]int{}, Finalizers: map[string]int{}}
+	var pods *resource.Resource
+	var rest []*resource.Resource
 	for _, res := range c.s.reg.all() {
 		if !res.Namespaced || (res.StorageVersion != "" && res.StorageVersion != res.Version) {
 			continue
 		}
+		if res.Group == "" && res.Resource == "pods" {
+			pods = res
+		} else {
+			rest = append(rest, res)
+		}
+	}
+	empty := func(res *resource.Resource) {
 		kvs, _, _, _ := c.s.store.List(storagePrefix(res, ns), "", 0, nil, 0)
 		for _, kv := range kvs {
 			obj, err := decodeStoredFor(res, kv)
 			if err != nil {
 				continue
 			}
-			_, deleted, err := c.s.deleteObject(res, ns, metaStr(obj, "name"), deleteOptions{propagation: "Background"})
-			if err == nil && !deleted {
-				remaining++
+			left, deleted, err := c.s.deleteObject(res, ns, metaStr(obj, "name"), deleteOptions{propagation: "Background"})
+			if err != nil || deleted {
+				continue
+			}
+			out.Remaining[res.Resource+"."+res.Group]++
+			for _, f := range jsonx.Strings(meta(left)["finalizers"]) {
+				out.Finalizers[f]++
 			}
 		}
 	}
-	return remaining
+	if pods != nil {
+		if empty(pods); !out.Empty() {
+			return out // the rest waits until the Pods are gone
+		}
+	}
+	for _, res := range rest {
+		empty(res)
+	}
+	return out
 }
 
 func (c cluster) Update(obj resource.Object, manager, sub string, change func(resource.Object)) error {

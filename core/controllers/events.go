@@ -21,13 +21,20 @@ func (m *Manager) timestamp() string { return m.now().Format(rfc3339) }
 func (m *Manager) record(o obj, k kindInfo, component, typ, reason, message string) {
 	t := m.now()
 	ts := t.Format(rfc3339)
+	// the name is unique per event even when the clock stands still (a
+	// test's clock): the nanoseconds only ever go up
+	nanos := t.UnixNano()
+	if nanos <= m.x.lastEventNanos {
+		nanos = m.x.lastEventNanos + 1
+	}
+	m.x.lastEventNanos = nanos
 	ns := namespace(o)
 	if ns == "" {
 		ns = "default"
 	}
 	ev := map[string]any{
 		"apiVersion": "v1", "kind": "Event",
-		"metadata": map[string]any{"name": fmt.Sprintf("%v.%x", name(o), t.UnixNano()), "namespace": ns},
+		"metadata": map[string]any{"name": fmt.Sprintf("%v.%x", name(o), nanos), "namespace": ns},
 		"involvedObject": map[string]any{"kind": k.Kind, "namespace": namespace(o), "name": name(o),
 			"uid": uid(o), "apiVersion": k.apiVersion(), "resourceVersion": rv(o)},
 		"reason": reason, "message": message,

@@ -101,6 +101,9 @@ func (m *Manager) syncJob(j obj) error {
 			return err
 		}
 		st = copyObj(child(j, "status"))
+		if st == nil { // an answer without status (never from our server)
+			st = obj{}
+		}
 		// 2. remove their finalizers, 3. count them
 		for _, p := range done {
 			if err := m.removeJobTracking(p); err != nil {

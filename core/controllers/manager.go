@@ -1,10 +1,11 @@
 // Package controllers runs, in-process, the controllers a cluster has so
 // that the classic demos work without nodes: the garbage collector
 // (ownerReferences: background, foreground and orphan deletion), the
-// Deployment, ReplicaSet, StatefulSet, DaemonSet and Job controllers, and —
-// unless Options.Nodes is 0 — Nodes, a scheduler and their kubelets
-// (nodes.go, scheduler.go, kubelet.go: Pods are bound, pulled and Running;
-// no container ever runs).
+// Deployment, ReplicaSet, StatefulSet, DaemonSet, Job and CronJob
+// controllers, the Endpoints and EndpointSlice controllers, the Event TTL
+// (events_ttl.go), and — unless Options.Nodes is 0 — Nodes, a scheduler
+// and their kubelets (nodes.go, scheduler.go, kubelet.go: Pods are bound,
+// pulled and Running; no container ever runs).
 //
 // They are API clients: every write is an HTTP request to the API server's
 // handler (with kube-controller-manager's or kubelet's User-Agent), so the
@@ -16,6 +17,8 @@
 //	and — when it is deleted or being deleted — its dependents), coalesced
 //	─▶ reconcile(key): garbage collector, then the object's controller.
 //
+// Controllers that must act at a time (a CronJob's next schedule, the
+// next Event expiry) set a timer on the manager's clock (timers.go).
 // A resync enqueues every object at start. One worker goroutine does all
 // the work, so the controllers need no locks of their own; it stops when
 // the context ends. Nothing here is OS-specific (it runs in js/wasm).
@@ -51,6 +54,10 @@ type Options struct {
 	// (DefaultPullDelay ...); Instant makes them all 0 (tests).
 	PullDelay, RunDelay, KillDelay time.Duration
 	Instant                        bool
+	// EventTTL is how long an Event lives after its last write
+	// (kube-apiserver's --event-ttl; 0 means DefaultEventTTL, 1h; negative:
+	// forever). See events_ttl.go.
+	EventTTL time.Duration
 }
 
 // DefaultNodes is the Nodes of Starter and of the native command's -nodes.
@@ -82,6 +89,8 @@ type Manager struct {
 	pulled        map[string]bool       // "node image" pulled (kubelet.go)
 	sentEvents    map[string]*sentEvent // simevents.go
 	lastEventNano int64
+
+	x extras // cronjob, endpoints, event TTL (timers.go)
 }
 
 // Starter is Start in the shape of apiserver.Options.Controllers:
@@ -143,6 +152,8 @@ func (m *Manager) Resync() {
 	for _, kv := range kvs {
 		if interesting(kv.Key) {
 			m.q.add(kv.Key)
+		} else if isEventKey(kv.Key) {
+			m.leaseStored(kv)
 		}
 	}
 }
@@ -229,6 +240,7 @@ func interesting(key string) bool {
 // handleEvent turns a committed write into keys to reconcile.
 func (m *Manager) handleEvent(ev store.Event) {
 	key := ev.KV.Key
+	m.eventWritten(ev) // events_ttl.go
 	if !interesting(key) {
 		return
 	}
@@ -246,6 +258,7 @@ func (m *Manager) handleEvent(ev store.Event) {
 	if ev.Prev != nil {
 		prev = decode(ev.Prev.Value)
 	}
+	m.servicesChanged(key, ns, cur, prev) // endpoints.go
 	// owners see their dependents change (a pod → its ReplicaSet, ...)
 	for _, o := range []obj{cur, prev} {
 		for _, r := range ownerRefs(o) {
@@ -273,6 +286,9 @@ func (m *Manager) reconcile(key string) error {
 	if key == ensureNodesKey {
 		return m.ensureNodes()
 	}
+	if key == eventSweepKey {
+		return m.sweepEvents()
+	}
 	kv, _, err := m.st.Get(key, 0)
 	if err != nil {
 		return nil // gone: its dependents were queued by the delete event
@@ -296,12 +312,18 @@ func (m *Manager) reconcile(key string) error {
 		return m.syncDaemonSet(o)
 	case "batch/jobs":
 		return m.syncJob(o)
+	case "batch/cronjobs":
+		return m.syncCronJob(key, o)
 	case "/pods":
 		return m.syncPod(o)
 	case "/namespaces":
 		return m.syncNamespace(o)
 	case "/nodes":
 		return m.syncNode(o)
+	case "/services":
+		return m.syncService(o)
+	case "/endpoints":
+		return m.endpointsLeftover(o)
 	}
 	return nil
 }

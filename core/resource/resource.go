@@ -254,8 +254,9 @@ type Cluster interface {
 	// owner, finalizers or not (the CRD clean-up's delete).
 	Purge(owner string) error
 	// EmptyNamespace deletes every object in namespace ns as a background
-	// DELETE would and counts those that finalizers still hold.
-	EmptyNamespace(ns string) (remaining int)
+	// DELETE would — its Pods first, the rest only once no Pod is left, as
+	// the namespace controller does — and reports what is still there.
+	EmptyNamespace(ns string) NamespaceContent
 	// Update edits the stored obj (same name and namespace, this
 	// resource) through the update path: change edits a copy in place. A
 	// non-empty manager records the change in managedFields as that
@@ -263,6 +264,17 @@ type Cluster interface {
 	// leaves without finalizers (and not Held) is removed.
 	Update(obj Object, manager, sub string, change func(obj Object)) error
 }
+
+// NamespaceContent is what EmptyNamespace left: the number of objects
+// still there by "resource.group" ("pods." for the core group, as the
+// namespace controller names them) and by the finalizers holding them.
+type NamespaceContent struct {
+	Remaining  map[string]int
+	Finalizers map[string]int
+}
+
+// Empty reports that nothing is left.
+func (c NamespaceContent) Empty() bool { return len(c.Remaining) == 0 }
 
 // GroupVersion is "v1" for the core group and "group/version" otherwise.
 func (r *Resource) GroupVersion() string {

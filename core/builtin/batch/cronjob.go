@@ -68,15 +68,20 @@ func validateCronJobSpec(spec, oldSpec map[string]any, p *field.Path) field.Erro
 	return errs
 }
 
-// parseSchedule is ParseCronScheduleWithPanicRecovery: robfig/cron's
-// ParseStandard, as kube-apiserver calls it.
-func parseSchedule(s string) (err error) {
+// ParseSchedule is ParseCronScheduleWithPanicRecovery: robfig/cron's
+// ParseStandard, as kube-apiserver's validation and the CronJob controller
+// (core/controllers) both call it.
+func ParseSchedule(s string) (sched cron.Schedule, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("invalid schedule format: %v", r)
+			sched, err = nil, fmt.Errorf("invalid schedule format: %v", r)
 		}
 	}()
-	_, err = cron.ParseStandard(s)
+	return cron.ParseStandard(s)
+}
+
+func parseSchedule(s string) error {
+	_, err := ParseSchedule(s)
 	return err
 }
 

@@ -1,0 +1,77 @@
+package controllers_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kubesandbox/kubesandbox/core/apiserver"
+	"github.com/kubesandbox/kubesandbox/core/controllers"
+)
+
+// fakeClock is the clock of the API server and the controllers in tests
+// that move time by hand.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) set(t time.Time) {
+	c.mu.Lock()
+	c.now = t
+	c.mu.Unlock()
+}
+
+// startAt runs the server and the controllers on a clock that starts at
+// t0; opts.Now and Logf are set here.
+func startAt(t *testing.T, t0 time.Time, opts controllers.Options) (*env, *fakeClock) {
+	t.Helper()
+	clk := &fakeClock{now: t0}
+	srv := apiserver.New(apiserver.Options{Now: clk.Now})
+	ctx, cancel := context.WithCancel(context.Background())
+	opts.Now, opts.Logf = clk.Now, t.Logf
+	mgr := controllers.Start(ctx, srv, srv.Store(), opts)
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-mgr.Done():
+		case <-time.After(liveness):
+			t.Error("controllers did not stop")
+		}
+	})
+	return &env{t: t, srv: srv, mgr: mgr}, clk
+}
+
+// advance moves the clock to t, fires the timers due by then and waits
+// until the controllers are idle.
+func (e *env) advance(clk *fakeClock, t time.Time) {
+	e.t.Helper()
+	clk.set(t)
+	e.mgr.FireDue()
+	e.idle()
+}
+
+func (e *env) idle() {
+	e.t.Helper()
+	e.eventually("controllers idle", func() (bool, string) { return e.mgr.Idle(), "" })
+}
+
+// eventsFor lists the reasons and messages of the core/v1 Events about
+// the object named name in ns, oldest first.
+func (e *env) eventsFor(ns, name string) []string {
+	e.t.Helper()
+	var out []string
+	for _, ev := range e.items("/api/v1/namespaces/" + ns + "/events") {
+		if gets(ev, "involvedObject", "name") == name {
+			out = append(out, gets(ev, "reason")+": "+gets(ev, "message"))
+		}
+	}
+	return out
+}
