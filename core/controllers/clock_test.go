@@ -30,13 +30,14 @@ func (c *fakeClock) set(t time.Time) {
 }
 
 // startAt runs the server and the controllers on a clock that starts at
-// t0; opts.Now and Logf are set here.
+// t0; opts.Now and Logf are set here, and Instant: the kubelets' pacing
+// runs on real timers, which a clock standing still would never reach.
 func startAt(t *testing.T, t0 time.Time, opts controllers.Options) (*env, *fakeClock) {
 	t.Helper()
 	clk := &fakeClock{now: t0}
 	srv := apiserver.New(apiserver.Options{Now: clk.Now})
 	ctx, cancel := context.WithCancel(context.Background())
-	opts.Now, opts.Logf = clk.Now, t.Logf
+	opts.Now, opts.Logf, opts.Instant = clk.Now, t.Logf, true
 	mgr := controllers.Start(ctx, srv, srv.Store(), opts)
 	t.Cleanup(func() {
 		cancel()
