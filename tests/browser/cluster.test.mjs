@@ -61,8 +61,11 @@ test('a Deployment of 3 gets 3 Running Pods; scaled to 5 and back to 3, the Pods
     const pods = await podsOf(page, ns, 'web');
     return pods.length === 3 && running(pods).length === 3;
   });
-  const d = (await api(page, 'GET', `${DEPLOY(ns)}/web`)).body;
-  assert.equal(d.status.replicas, 3);
+  // the Deployment's status follows its ReplicaSet's, one write later
+  await waitFor('status.replicas 3', async () => {
+    const d = (await api(page, 'GET', `${DEPLOY(ns)}/web`)).body;
+    return d.status && d.status.replicas === 3 && d.status.readyReplicas === 3;
+  });
 });
 
 test('changing the image rolls out: a new ReplicaSet, the old one scaled to 0, revision 2', async () => {
