@@ -10,6 +10,8 @@
 //   await ks.reset();                 // drop the saved state, restart the core empty
 //   await ks.import(yaml);            // create or update (server-side apply) each object
 //   for await (const ev of readWatch(await fetch(url))) { … }  // any watch response, read as client-go does
+//   const { stdout, stderr, code } = await ks.kubectl(['get', 'pods', '-o', 'name'], { stdin, files, signal, onOutput });
+//                                     // the real kubectl (wasm, loaded on first use; web/kubectl.js)
 //
 // It registers the service worker (which routes API paths), starts or joins
 // the origin's SharedWorker (which runs the Go core), and hands the service
@@ -428,8 +430,20 @@ export function createSandbox({
     ready = ready.catch(() => {}).then(() => undefined); // the fresh core is up
   }
 
+  // kubectl runs the real kubectl (web/kubectl.js, loaded on first use)
+  // against this sandbox: resolves to {stdout, stderr, code}.
+  let kubectlRunner = null;
+  async function kubectl(args, opts) {
+    await ready;
+    if (!kubectlRunner) {
+      kubectlRunner = import(new URL('kubectl.js', here).href)
+        .then((m) => m.createKubectl({ server: location.origin + base }));
+    }
+    return (await kubectlRunner).run(args, opts);
+  }
+
   return {
-    get ready() { return ready; }, fetch: sandboxFetch, watch, stats, info, base,
+    get ready() { return ready; }, fetch: sandboxFetch, watch, stats, info, base, kubectl,
     export: exportState, import: importState, reset,
     /** _fault makes every IndexedDB write fail with that DOMException name (tests); null clears. */
     _fault: (name) => control('fault', name || null),
