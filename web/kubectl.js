@@ -40,7 +40,7 @@ export function createKubectl({ server, workerUrl = new URL('kubectl-worker.js',
       } else if (m.t === 'done') {
         calls.delete(m.id);
         info.memoryBytes = m.memoryBytes || info.memoryBytes;
-        c.resolve({ stdout: m.stdout, stderr: m.stderr, code: m.code, millis: m.millis });
+        c.resolve({ stdout: m.stdout, stderr: m.stderr, code: m.code, millis: m.millis, memoryBytes: m.memoryBytes });
       }
     };
     worker.onerror = (e) => stop(1, `error: the kubectl worker failed: ${e.message || workerUrl}\n`);
@@ -61,7 +61,9 @@ export function createKubectl({ server, workerUrl = new URL('kubectl-worker.js',
 
   /**
    * run runs `kubectl …args` and resolves to {stdout, stderr, code}:
-   * code is what the kubectl process would exit with. stdin: text for
+   * code is what the kubectl process would exit with (also millis: the
+   * command's time in the worker, incl. the first one's start, and
+   * memoryBytes: the instance's wasm memory). stdin: text for
    * `-f -`; files: {name: text} for `-f name` (relative to the home
    * directory); onOutput(fd, text) sees the output as it is written;
    * signal: aborting it stops the command (see stop).

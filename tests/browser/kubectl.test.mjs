@@ -85,14 +85,19 @@ export function normalise(s) {
     .replace(/(\S) {2,}/g, '$1 ');
 }
 
-test('kubectl in the browser answers as the same kubectl natively', async () => {
+test('kubectl in the browser answers as the same kubectl natively', async (t) => {
   const page = await openSandbox(browser.context, server.url, '/fixtures/kubectl.html');
   await page.evaluate(() => window.named.ready);
+  const times = []; // [what, browser ms, native ms]: reported, not asserted
+  let memoryBytes = 0;
   for (const step of script.steps) {
     const what = 'kubectl ' + step.args.join(' ');
     const got = await page.evaluate(({ args, stdin, files }) => window.named.kubectl(args, { stdin, files }),
       { args: step.args, stdin: step.stdin || '', files: script.files });
+    const t0 = performance.now();
     const want = await native.run(step);
+    times.push([what, got.millis, performance.now() - t0]);
+    memoryBytes = got.memoryBytes;
     assert.equal(got.code, step.code, `${what}: exit code\nstdout: ${got.stdout}\nstderr: ${got.stderr}`);
     for (const s of step.stdout || []) assert.ok(got.stdout.includes(s), `${what}: stdout lacks ${JSON.stringify(s)}:\n${got.stdout}\nstderr: ${got.stderr}`);
     for (const s of step.stderr || []) assert.ok(got.stderr.includes(s), `${what}: stderr lacks ${JSON.stringify(s)}:\n${got.stderr}`);
@@ -100,6 +105,9 @@ test('kubectl in the browser answers as the same kubectl natively', async () => 
     assert.equal(normalise(got.stdout), normalise(want.stdout), `${what}: stdout differs from native`);
     assert.equal(normalise(got.stderr), normalise(want.stderr), `${what}: stderr differs from native`);
   }
+  const ms = (x) => x.toFixed(0).padStart(6);
+  t.diagnostic(`kubectl.wasm instance memory: ${(memoryBytes / 1e6).toFixed(1)} MB`);
+  for (const [what, b, n] of times) t.diagnostic(`${ms(b)} ms browser ${ms(n)} ms native  ${what.slice(0, 70)}`);
 });
 
 test('kubectl\'s requests go through the service worker, never to the network', async () => {
@@ -133,4 +141,25 @@ test('a running kubectl get -w streams, and stopping it (Ctrl+C) ends it with 13
   assert.match(r.watch.stdout, /watched/);
   assert.equal(r.after.code, 0, r.after.stderr);
   assert.equal(r.after.stdout, 'configmap/watched\n');
+});
+
+test('after its first use kubectl runs offline: the service worker keeps kubectl.wasm', async () => {
+  const { context } = browser;
+  const online = await openSandbox(context, server.url, '/fixtures/kubectl.html');
+  const cached = await online.evaluate(async () => {
+    const c = await caches.open('kubesandbox-v1-kubectl');
+    return (await c.keys()).map((r) => new URL(r.url).pathname).sort();
+  });
+  await online.close();
+  assert.deepEqual(cached, ['/web/kubectl.wasm', '/web/kubectl.wasm.sha256']);
+  await context.setOffline(true);
+  try {
+    const page = await openSandbox(context, server.url, '/fixtures/kubectl.html');
+    const r = await page.evaluate(() => window.sandbox.kubectl(['get', 'configmap', 'watched', '-o', 'name']));
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'configmap/watched\n');
+    await page.close();
+  } finally {
+    await context.setOffline(false);
+  }
 });
