@@ -15,7 +15,8 @@ BIN ?= bin
 WEB_DIST ?= $(BIN)/web
 KUBECTL_WASM := $(WEB_DIST)/kubectl.wasm
 KUBECTL_SRC := $(BIN)/kubectl-src
-KUBECTL_INPUTS := kubectl/go.mod kubectl/go.sum $(wildcard kubectl/cmd/wasm/*.go kubectl/overlay/*)
+KUBECTL_INPUTS := kubectl/go.mod kubectl/go.sum $(filter-out %_test.go,$(wildcard kubectl/*.go)) \
+	$(wildcard kubectl/cmd/wasm/*.go kubectl/overlay/*)
 KUBECTL_JS := web/kubectl.js web/kubectl-worker.js web/kubectl-fs.js
 # `kubectl version` prints (and parses) these: v1.37.2 as a release build would
 KUBECTL_VERSION_LDFLAGS := $(foreach p,k8s.io/component-base/version k8s.io/client-go/pkg/version,\
@@ -27,13 +28,14 @@ kubectl-wasm: $(KUBECTL_WASM)
 	@mkdir -p $(WEB_DIST)
 	cp $(KUBECTL_JS) $(WEB_DIST)/
 
-# overlay/prepare.sh: upstream with three files replaced by js stand-ins,
-# through -modfile (go build -overlay may not touch the module cache)
+# overlay/prepare.sh: upstream with four files (and one line) replaced by
+# js stand-ins, through -modfile (go build -overlay may not touch the
+# module cache). Brotli 9, not 11: on 129 MB, 11 takes minutes of CPU.
 $(KUBECTL_WASM): $(KUBECTL_INPUTS)
 	@mkdir -p $(WEB_DIST)
 	cd kubectl && sh overlay/prepare.sh ../$(KUBECTL_SRC)
 	cd kubectl && GOOS=js GOARCH=wasm $(GO) build -mod=mod -modfile=../$(KUBECTL_SRC)/wasm.mod -trimpath -ldflags='-s -w $(KUBECTL_VERSION_LDFLAGS)' -o ../$@ ./cmd/wasm
-	node web/tools/compress.mjs $@
+	node web/tools/compress.mjs $@ --brotli-quality=9
 
 kubectl-native:
 	cd kubectl && $(GO) build -trimpath -ldflags='-s -w $(KUBECTL_VERSION_LDFLAGS)' -o ../$(BIN)/kubectl ./cmd/native
