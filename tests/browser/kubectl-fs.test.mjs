@@ -120,3 +120,20 @@ test('kubectl-fs: stdin, output, page files and kubectl\'s own files', async (t)
     assert.equal((await call('stat', p)).size, 0);
   });
 });
+
+test('terminal: command lines split as a shell splits them; runtime-only commands are refused', async () => {
+  const { words, refuse } = await import('../../playground/js/terminal.js');
+  const cases = [
+    ['kubectl get pods -o name', ['kubectl', 'get', 'pods', '-o', 'name']],
+    ['kubectl get cm -o jsonpath="{.items[*].metadata.name}"', ['kubectl', 'get', 'cm', '-o', 'jsonpath={.items[*].metadata.name}']],
+    [`kubectl patch cm a -p '{"data":{"k":"v w"}}'`, ['kubectl', 'patch', 'cm', 'a', '-p', '{"data":{"k":"v w"}}']],
+    ['a\\ b "" c', ['a b', '', 'c']],
+    ['  ', []],
+  ];
+  for (const [line, want] of cases) assert.deepEqual(words(line), want, line);
+  assert.throws(() => words('kubectl get "pods'), /unterminated " quote/);
+  assert.match(refuse(['exec', '-it', 'web', '--', 'sh']), /^kubectl exec needs a container runtime/);
+  assert.match(refuse(['logs', 'web', '-f']), /^kubectl logs -f needs a container runtime/);
+  assert.equal(refuse(['logs', 'web']), '');
+  assert.equal(refuse(['get', 'pods', '-w']), '');
+});

@@ -163,3 +163,26 @@ test('after its first use kubectl runs offline: the service worker keeps kubectl
     await context.setOffline(false);
   }
 });
+
+test('the playground\'s Terminal tab: kubectl get ns prints the namespaces; exec says why it cannot run; ArrowUp recalls', async () => {
+  const page = await openSandbox(browser.context, server.url, '/#terminal');
+  await page.waitForSelector('#panel-terminal:not([hidden]) .term-input');
+  const input = page.locator('.term-input');
+  await input.fill('kubectl get ns');
+  await input.press('Enter');
+  await page.waitForFunction(() => document.querySelector('.terminal').dataset.state === 'idle' &&
+    /kube-system/.test(document.querySelector('.term-out').textContent), null, { timeout: 120000 });
+  const out = await page.locator('.term-out').textContent();
+  assert.match(out, /\$ kubectl get ns\n/);
+  assert.match(out, /NAME\s+STATUS\s+AGE\n/);
+  assert.match(out, /default\s+Active/);
+  await input.fill('kubectl exec -it web -- sh');
+  await input.press('Enter');
+  await page.waitForFunction(() => /needs a container runtime/.test(document.querySelector('.term-out').textContent));
+  assert.match(await page.locator('.term-out .error').last().textContent(), /^kubectl exec needs a container runtime/);
+  await input.press('ArrowUp');
+  assert.equal(await input.inputValue(), 'kubectl exec -it web -- sh');
+  await input.press('ArrowUp');
+  assert.equal(await input.inputValue(), 'kubectl get ns');
+  await page.close();
+});
