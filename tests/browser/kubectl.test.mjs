@@ -186,3 +186,26 @@ test('the playground\'s Terminal tab: kubectl get ns prints the namespaces; exec
   assert.equal(await input.inputValue(), 'kubectl get ns');
   await page.close();
 });
+
+test('<kube-example> with kubectl steps: each runs the real kubectl, shows its output, and can be edited and run again', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(server.url + '/fixtures/kubectl-example.html');
+  await page.waitForFunction(() => document.querySelector('kube-example').dataset.state === 'ready', null, { timeout: 120000 });
+  assert.equal(await page.evaluate(() => document.querySelector('kube-example').run()), true);
+  const outs = () => page.evaluate(() => [...document.querySelector('kube-example').shadowRoot.querySelectorAll('.kx-out')].map((p) => p.textContent));
+  assert.deepEqual(await outs(), ['configmap/settings created\n', 'blue']);
+  // edit the second step and run it again
+  const ok = await page.evaluate(async () => {
+    const root = document.querySelector('kube-example').shadowRoot;
+    const input = root.querySelectorAll('.kx-cmd')[1];
+    input.value = 'kubectl get configmap nope';
+    root.querySelectorAll('.kx-step button')[1].click();
+    const step = root.querySelectorAll('.kx-step')[1];
+    for (let i = 0; i < 600 && step.dataset.state === 'running'; i++) await new Promise((r) => setTimeout(r, 100));
+    return step.dataset.state;
+  });
+  assert.equal(ok, 'failed');
+  const second = (await outs())[1];
+  assert.match(second, /Error from server \(NotFound\): configmaps "nope" not found\n\(exit 1\)\n/);
+  await page.close();
+});
