@@ -105,7 +105,9 @@ func main() {
 	release := jsglue.Install(handler, control(handler, log, stopControllers), func() { once.Do(func() { close(quit) }) })
 	defer release()
 	jsglue.Ready("")
-	go startControllers(ctx, handler)
+	if controllersOn() {
+		go startControllers(ctx, handler)
+	}
 	<-quit // serve until the worker shuts this instance down
 }
 
@@ -130,6 +132,15 @@ func startControllers(ctx context.Context, h *apiserver.Server) {
 		Nodes: nodes(),
 		Logf:  func(f string, a ...any) { fmt.Printf(f+"\n", a...) }, // the worker's console
 	})
+}
+
+// controllersOn reads self.kubesandboxOptions.controllers: false runs the
+// API server alone, as `kubesandbox -controllers=false` does natively (a
+// pure API for tests comparing both, or docs examples about the API
+// machinery itself); unset or anything else: on.
+func controllersOn() bool {
+	o := js.Global().Get("kubesandboxOptions")
+	return o.Type() != js.TypeObject || o.Get("controllers").Type() != js.TypeBoolean || o.Get("controllers").Bool()
 }
 
 // nodes reads self.kubesandboxOptions.nodes: the simulated Nodes (0: no

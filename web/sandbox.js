@@ -10,6 +10,8 @@
 //   await ks.reset();                 // drop the saved state, restart the core empty
 //   await ks.import(yaml);            // create or update (server-side apply) each object
 //   for await (const ev of readWatch(await fetch(url))) { … }  // any watch response, read as client-go does
+//   const { stdout, stderr, code } = await ks.kubectl(['get', 'pods', '-o', 'name'], { stdin, files, signal, onOutput });
+//                                     // the real kubectl (wasm, loaded on first use; web/kubectl.js)
 //
 // It registers the service worker (which routes API paths), starts or joins
 // the origin's SharedWorker (which runs the Go core), and hands the service
@@ -26,6 +28,7 @@
 // ReplicaSets → Pods, StatefulSets, Jobs, ServiceAccounts) and a simulated
 // kubelet that makes Pods Running — no container ever runs.
 // createSandbox({ nodes: 0 }): no kubelet, Pods stay Pending.
+// createSandbox({ controllers: false }): the API server alone (no controllers).
 // Without SharedWorker (e.g. Chrome on Android) the origin's tabs elect a
 // leader with Web Locks (lock '<name>-leader', held for the tab's life):
 // the leader runs the core in a dedicated Worker and hands the service
@@ -119,15 +122,17 @@ export function createSandbox({
   sandbox = '', // '' = the origin's default cluster; else a cluster of its own
   sandboxes = '/sandbox/', // where named sandboxes live (the service worker's ?sandboxes=)
   nodes, // simulated Nodes for the in-process controllers (default 3, as make serve; 0: Pods stay Pending)
+  controllers = true, // false: the API server alone, no controllers (as kubesandbox -controllers=false)
   onProgress = () => {},
 } = {}) {
   const base = sandbox ? sandboxes + encodeURIComponent(sandbox) : '';
-  if (sandbox || nodes !== undefined) {
+  if (sandbox || nodes !== undefined || !controllers) {
     // worker.js?db=…&nodes=… (every page of one sandbox must pass the same:
     // the worker URL names the SharedWorker)
     const u = new URL(workerUrl, location.href);
     if (sandbox) u.searchParams.set('db', `kubesandbox:${sandbox}`);
     if (nodes !== undefined) u.searchParams.set('nodes', String(nodes));
+    if (!controllers) u.searchParams.set('controllers', '0');
     workerUrl = u.href;
   }
   if (sandbox) name = `${name}:${sandbox}`;
@@ -436,8 +441,20 @@ export function createSandbox({
     ready = ready.catch(() => {}).then(() => undefined); // the fresh core is up
   }
 
+  // kubectl runs the real kubectl (web/kubectl.js, loaded on first use)
+  // against this sandbox: resolves to {stdout, stderr, code}.
+  let kubectlRunner = null;
+  async function kubectl(args, opts) {
+    await ready;
+    if (!kubectlRunner) {
+      kubectlRunner = import(new URL('kubectl.js', here).href)
+        .then((m) => m.createKubectl({ server: location.origin + base }));
+    }
+    return (await kubectlRunner).run(args, opts);
+  }
+
   return {
-    get ready() { return ready; }, fetch: sandboxFetch, watch, stats, info, base,
+    get ready() { return ready; }, fetch: sandboxFetch, watch, stats, info, base, kubectl,
     export: exportState, import: importState, reset,
     /** _fault makes every IndexedDB write fail with that DOMException name (tests); null clears. */
     _fault: (name) => control('fault', name || null),

@@ -26,6 +26,10 @@ function kubesandboxOfflineCache({ isAPI }) {
   const RUNTIME = CACHE_PREFIX + 'runtime-';
   const ASSETS = ['worker.js', 'wasm_exec.js', 'kubesandbox.wasm', 'sandbox.js'].map((f) => new URL(f, self.location.href).href);
   const SUM = new URL('kubesandbox.wasm.sha256', self.location.href).href;
+  // kubectl (web/kubectl.js) is loaded on first use, never on install: its
+  // wasm is stored when first fetched, and replaced when kubectl.wasm.sha256 changes.
+  const KUBECTL = new URL('kubectl.wasm', self.location.href).href;
+  const KUBECTL_SUM = KUBECTL + '.sha256';
   let runtimeName = null; // the current runtime cache
   let refreshing = null;
   let refreshedAt = 0;
@@ -39,7 +43,8 @@ function kubesandboxOfflineCache({ isAPI }) {
     if (url.origin !== self.location.origin) return;
     url.search = '';
     if (ASSETS.includes(url.href)) e.respondWith(runtimeAsset(e, url.href));
-    else if (url.href !== SUM) e.respondWith(staleWhileRevalidate(e));
+    else if (url.href === KUBECTL) e.respondWith(kubectlWasm(e));
+    else if (url.href !== SUM && url.href !== KUBECTL_SUM) e.respondWith(staleWhileRevalidate(e));
   }
 
   // activate drops the caches of older layouts.
@@ -129,6 +134,31 @@ function kubesandboxOfflineCache({ isAPI }) {
       for (const k of await caches.keys()) if (k.startsWith(RUNTIME) && k !== name) await caches.delete(k);
     })().finally(() => { refreshing = null; });
     return refreshing;
+  }
+
+  // kubectlWasm answers kubectl.wasm from the "kubesandbox-v1-kubectl"
+  // cache, storing it on the first fetch (a page's first ks.kubectl()),
+  // and checks the build's sum in the background: a new build is
+  // downloaded for the next start. The Response is answered as stored
+  // (its URL keys Chromium's compiled-code cache).
+  async function kubectlWasm(e) {
+    const cache = await caches.open(CACHE_PREFIX + 'kubectl');
+    const hit = await cache.match(KUBECTL, { ignoreVary: true });
+    const store = async (sum) => {
+      const res = await fetch(KUBECTL, { cache: 'no-cache' });
+      if (!res.ok || res.redirected) return res;
+      await cache.put(KUBECTL, res.clone());
+      if (sum) await cache.put(KUBECTL_SUM, new Response(sum));
+      return res;
+    };
+    const sumNow = () => fetch(KUBECTL_SUM, { cache: 'no-cache' }).then((r) => (r.ok ? r.text() : '')).then((t) => t.trim());
+    if (!hit) return store(await sumNow().catch(() => ''));
+    e.waitUntil((async () => {
+      const sum = await sumNow();
+      const had = await cache.match(KUBECTL_SUM);
+      if (sum && (!had || (await had.text()) !== sum)) await store(sum);
+    })().catch(() => {}));
+    return hit;
   }
 
   // staleWhileRevalidate answers from the pages cache when it can, and

@@ -92,8 +92,9 @@ function setPort(sandbox, p) {
 async function getPort(sandbox, clientId) {
   if (ports.has(sandbox)) return ports.get(sandbox);
   const got = new Promise((resolve) => waiters.push({ sandbox, resolve }));
+  // a page hands ports over; a worker client (e.g. kubectl-worker.js) cannot: ask the pages
   const c = clientId && await self.clients.get(clientId);
-  for (const w of c ? [c] : await self.clients.matchAll({ type: 'window' })) {
+  for (const w of c && c.type === 'window' ? [c] : await self.clients.matchAll({ type: 'window' })) {
     w.postMessage({ type: 'kubesandbox:need-port', sandbox });
   }
   let timer;

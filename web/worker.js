@@ -41,6 +41,8 @@ self.kubesandboxOptions = {
   keepEvents: Number(PARAMS.get('keepEvents')) || 0,
 };
 if (PARAMS.has('nodes')) self.kubesandboxOptions.nodes = Number(PARAMS.get('nodes'));
+// worker.js?controllers=0: the API server alone (createSandbox({controllers: false})).
+if (PARAMS.get('controllers') === '0') self.kubesandboxOptions.controllers = false;
 
 const INSTANCE = Math.random().toString(36).slice(2); // tells tabs they share one core
 let state = 'loading'; // loading → ready | failed

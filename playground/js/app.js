@@ -12,9 +12,10 @@ import { scenarioIndex, loadScenario } from './scenario.js';
 import { scenarioView } from './scenario-view.js';
 import { stringify } from './yaml.js';
 import { history as apiHistory } from './api.js';
+import { createTerminal } from './terminal.js';
 
 const ks = boot();
-const TABS = ['console', 'watch', 'browse', 'fields', 'scenarios'];
+const TABS = ['console', 'watch', 'browse', 'fields', 'terminal', 'scenarios'];
 
 // ---- loading
 
@@ -44,6 +45,7 @@ function selectTab(name, focus = false) {
   if (location.hash.split('/')[0] !== '#' + name) history.replaceState(null, '', '#' + name);
   document.body.dataset.tab = name;
   if (name === 'browse' && ready) browser.load();
+  if (name === 'terminal') terminal.input.focus();
 }
 tablist.addEventListener('click', (e) => {
   const tab = e.target.closest('[role=tab]');
@@ -65,6 +67,9 @@ tablist.addEventListener('keydown', (e) => {
 let ready = false;
 const watchPanel = createWatchPanel($('#panel-watch'));
 const openWatch = (path, query) => { selectTab('watch'); return watchPanel.add(path, query); };
+// the Terminal tab's kubectl loads on its first command, not with the page
+const terminal = createTerminal(ks);
+$('#panel-terminal').append(terminal.el);
 const consolePromise = createConsole($('#panel-console'), { onWatch: openWatch });
 const openInConsole = async (req) => { (await consolePromise).load(req); selectTab('console'); };
 const fields = createFieldsTab($('#panel-fields'));
@@ -168,4 +173,4 @@ ks.ready.then(() => {
   $('#loading-text').textContent = 'The sandbox could not start: ' + err.message;
 });
 
-window.playground = { console: consolePromise, watch: watchPanel, browser, fields, openScenario, selectTab };
+window.playground = { console: consolePromise, watch: watchPanel, browser, fields, openScenario, selectTab, terminal };

@@ -17,6 +17,10 @@
 //
 //   <kube-example><script type="application/json">{"title": …, "steps": […]}</script></kube-example>
 //
+//   <kube-example sandbox="ex2"><script type="text/x-kubectl">     kubectl command lines (kubectl-example.js),
+//     kubectl apply -f web.yaml                                      with manifests as
+//   </script><script type="application/yaml" data-file="web.yaml">…</script></kube-example>   data-file scripts
+//
 // Each example runs in a namespace of its own (created when it first
 // runs, named after the example plus a random suffix), so several examples
 // on a page do not meet by accident. For isolation, give an example a
@@ -29,6 +33,7 @@ import { boot, bootNamed, onProgress, progressText } from './boot.js';
 import { loadScenario } from './scenario.js';
 import { scenarioView } from './scenario-view.js';
 import { parse as parseYAML } from './yaml.js';
+import { kubectlView } from './kubectl-example.js';
 
 const CSS = new URL('../css/playground.css', import.meta.url).href;
 const PLAYGROUND = new URL('../', import.meta.url).href;
@@ -57,6 +62,7 @@ class KubeExample extends HTMLElement {
   }
 
   async init() {
+    if (this.querySelector('script[type="text/x-kubectl"]')) return this.initKubectl();
     const scenario = await this.scenario();
     const title = this.getAttribute('title') || scenario.title || '';
     this.shadowRoot.querySelector('.ex-head h2').textContent = title;
@@ -75,6 +81,32 @@ class KubeExample extends HTMLElement {
       off();
     }
     this.status.textContent = own ? `runs in sandbox ${own}, namespace ${prefix}-…` : `runs in its own namespace (${prefix}-…)`;
+    this.host.inert = false;
+    this.dataset.state = 'ready';
+    if (this.hasAttribute('autorun')) this.run();
+  }
+
+  // initKubectl: an example of kubectl command lines (kubectl-example.js),
+  // run against the example's sandbox (its default namespace).
+  async initKubectl() {
+    const lines = dedent(this.querySelector('script[type="text/x-kubectl"]').textContent)
+      .split('\n').map((l) => l.trim()).filter(Boolean);
+    const files = {};
+    for (const f of this.querySelectorAll('script[data-file]')) files[f.dataset.file] = dedent(f.textContent);
+    const own = this.getAttribute('sandbox');
+    const report = (p) => { if (p.phase !== 'ready') this.status.textContent = progressText(p); };
+    let ks;
+    if (own) {
+      ks = await bootNamed(own, { onProgress: report });
+    } else {
+      const off = onProgress(report);
+      ks = boot();
+      await ks.ready;
+      off();
+    }
+    this.view = kubectlView(lines, files, ks);
+    this.host.append(this.view.el);
+    this.status.textContent = own ? `kubectl, in sandbox ${own}` : 'kubectl, in the page\'s sandbox';
     this.host.inert = false;
     this.dataset.state = 'ready';
     if (this.hasAttribute('autorun')) this.run();

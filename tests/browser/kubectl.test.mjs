@@ -1,0 +1,211 @@
+// The real kubectl in the browser (kubectl.wasm in a dedicated Worker,
+// web/kubectl.js), compared with the same kubectl built natively: the
+// steps of kubectl/testdata/commands.json run in order, in the page
+// against a named sandbox (ks.kubectl) and natively (bin/kubectl against
+// bin/kubesandbox -controllers=false, as the named sandbox runs:
+// createSandbox({controllers: false}), so no controller races the output); each step's exit code and output must match after
+// normalising ages, uids, resourceVersions and timestamps, and contain
+// the step's expected texts. Run: make test-browser (builds bin/kubectl,
+// bin/kubesandbox and bin/web/kubectl.wasm).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFile } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startStatic, launch, openSandbox, repo } from './lib.mjs';
+
+const bin = join(repo, process.env.BIN || 'bin');
+const script = JSON.parse(readFileSync(join(repo, 'kubectl', 'testdata', 'commands.json'), 'utf8'));
+
+let server;
+let browser;
+let native;
+
+before(async () => {
+  for (const f of ['kubectl', 'kubesandbox', 'web/kubectl.wasm']) {
+    if (!existsSync(join(bin, f))) throw new Error(`${bin}/${f} is missing: run make kubectl-native build kubectl-wasm (or make test-browser)`);
+  }
+  server = await startStatic();
+  browser = await launch();
+  native = await startNative();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+  native?.stop();
+});
+
+// startNative runs bin/kubesandbox without controllers on a free port and
+// returns {run(step), stop()}: run executes bin/kubectl with a HOME of its
+// own holding the kubeconfig and the script's files.
+async function startNative() {
+  const child = spawn(join(bin, 'kubesandbox'), ['-addr', '127.0.0.1:0', '-controllers=false', '-kubeconfig', ''], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /serving on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`kubesandbox exited (${code}): ${out}`)));
+  });
+  const home = mkdtempSync(join(tmpdir(), 'kubesandbox-kubectl-'));
+  mkdirSync(join(home, '.kube'));
+  writeFileSync(join(home, '.kube', 'config'), kubeconfig(url));
+  for (const [name, text] of Object.entries(script.files)) writeFileSync(join(home, name), text);
+  return {
+    run: (step) => new Promise((resolve) => {
+      const p = execFile(join(bin, 'kubectl'), step.args, {
+        cwd: home, env: { ...process.env, HOME: home, KUBECONFIG: join(home, '.kube', 'config'), KUBECTL_KUBERC: 'false' },
+      }, (err, stdout, stderr) => resolve({ stdout, stderr, code: err ? err.code : 0 }));
+      p.stdin.end(step.stdin || '');
+    }),
+    stop() { child.kill('SIGTERM'); rmSync(home, { recursive: true, force: true }); },
+  };
+}
+
+// kubeconfig is kubectl/kubeconfig.go's, which the wasm writes for itself.
+function kubeconfig(server) {
+  return `apiVersion: v1\nkind: Config\nclusters:\n- name: kubesandbox\n  cluster:\n    server: ${JSON.stringify(server)}\n` +
+    'contexts:\n- name: kubesandbox\n  context:\n    cluster: kubesandbox\n    namespace: default\n    user: kubesandbox\n' +
+    'current-context: kubesandbox\nusers:\n- name: kubesandbox\n  user: {}\n';
+}
+
+/** normalise takes out what differs between two runs of the same
+ *  commands: uids, timestamps, resourceVersions, ages (and the column
+ *  widths that follow from them). */
+export function normalise(s) {
+  return s
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>')
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
+    .replace(/("?resourceVersion"?:\s*)"\d+"/g, '$1"<rv>"')
+    .replace(/(^|\s)(\d+[smhd])+(?=\s|$)/gm, '$1<age>')
+    .replace(/(\S) {2,}/g, '$1 ');
+}
+
+test('kubectl in the browser answers as the same kubectl natively', async (t) => {
+  const page = await openSandbox(browser.context, server.url, '/fixtures/kubectl.html');
+  await page.evaluate(() => window.named.ready);
+  const times = []; // [what, browser ms, native ms]: reported, not asserted
+  let memoryBytes = 0;
+  for (const step of script.steps) {
+    const what = 'kubectl ' + step.args.join(' ');
+    const got = await page.evaluate(({ args, stdin, files }) => window.named.kubectl(args, { stdin, files }),
+      { args: step.args, stdin: step.stdin || '', files: script.files });
+    const t0 = performance.now();
+    const want = await native.run(step);
+    times.push([what, got.millis, performance.now() - t0]);
+    memoryBytes = got.memoryBytes;
+    assert.equal(got.code, step.code, `${what}: exit code\nstdout: ${got.stdout}\nstderr: ${got.stderr}`);
+    for (const s of step.stdout || []) assert.ok(got.stdout.includes(s), `${what}: stdout lacks ${JSON.stringify(s)}:\n${got.stdout}\nstderr: ${got.stderr}`);
+    for (const s of step.stderr || []) assert.ok(got.stderr.includes(s), `${what}: stderr lacks ${JSON.stringify(s)}:\n${got.stderr}`);
+    assert.equal(got.code, want.code, `${what}: exit code differs from native`);
+    assert.equal(normalise(got.stdout), normalise(want.stdout), `${what}: stdout differs from native`);
+    assert.equal(normalise(got.stderr), normalise(want.stderr), `${what}: stderr differs from native`);
+  }
+  const ms = (x) => x.toFixed(0).padStart(6);
+  t.diagnostic(`kubectl.wasm instance memory: ${(memoryBytes / 1e6).toFixed(1)} MB`);
+  for (const [what, b, n] of times) t.diagnostic(`${ms(b)} ms browser ${ms(n)} ms native  ${what.slice(0, 70)}`);
+});
+
+test('kubectl\'s requests go through the service worker, never to the network', async () => {
+  const seen = await server.requests();
+  assert.ok(seen.some((u) => u.startsWith('/web/kubectl.wasm')), 'kubectl.wasm was fetched');
+  const leaked = seen.filter((u) => /^\/(sandbox\/[^/]+\/)?(api|apis|version|openapi)(\/|\?|$)/.test(u));
+  assert.deepEqual(leaked, []);
+});
+
+test('a running kubectl get -w streams, and stopping it (Ctrl+C) ends it with 130; the next command runs', async () => {
+  const page = await openSandbox(browser.context, server.url, '/fixtures/kubectl.html');
+  const r = await page.evaluate(async () => {
+    const ks = window.sandbox;
+    await ks.kubectl(['create', 'configmap', 'watched', '--from-literal=a=b']);
+    const ctl = new AbortController();
+    let streamed = '';
+    const seen = new Promise((resolve) => {
+      ks.kubectl(['get', 'configmaps', '-w'], {
+        signal: ctl.signal,
+        onOutput: (fd, text) => { streamed += text; if (streamed.includes('watched')) resolve(); },
+      }).then((res) => { window.watchResult = res; });
+    });
+    await seen;
+    ctl.abort();
+    for (let i = 0; i < 100 && !window.watchResult; i++) await new Promise((res) => setTimeout(res, 50));
+    const after = await ks.kubectl(['get', 'configmap', 'watched', '-o', 'name']);
+    return { watch: window.watchResult, streamed, after };
+  });
+  assert.match(r.streamed, /watched/);
+  assert.equal(r.watch.code, 130);
+  assert.match(r.watch.stdout, /watched/);
+  assert.equal(r.after.code, 0, r.after.stderr);
+  assert.equal(r.after.stdout, 'configmap/watched\n');
+});
+
+test('after its first use kubectl runs offline: the service worker keeps kubectl.wasm', async () => {
+  const { context } = browser;
+  const online = await openSandbox(context, server.url, '/fixtures/kubectl.html');
+  const cached = await online.evaluate(async () => {
+    const c = await caches.open('kubesandbox-v1-kubectl');
+    return (await c.keys()).map((r) => new URL(r.url).pathname).sort();
+  });
+  await online.close();
+  assert.deepEqual(cached, ['/web/kubectl.wasm', '/web/kubectl.wasm.sha256']);
+  await context.setOffline(true);
+  try {
+    const page = await openSandbox(context, server.url, '/fixtures/kubectl.html');
+    const r = await page.evaluate(() => window.sandbox.kubectl(['get', 'configmap', 'watched', '-o', 'name']));
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'configmap/watched\n');
+    await page.close();
+  } finally {
+    await context.setOffline(false);
+  }
+});
+
+test('the playground\'s Terminal tab: kubectl get ns prints the namespaces; exec says why it cannot run; ArrowUp recalls', async () => {
+  const page = await openSandbox(browser.context, server.url, '/#terminal');
+  await page.waitForSelector('#panel-terminal:not([hidden]) .term-input');
+  const input = page.locator('.term-input');
+  await input.fill('kubectl get ns');
+  await input.press('Enter');
+  await page.waitForFunction(() => document.querySelector('.terminal').dataset.state === 'idle' &&
+    /kube-system/.test(document.querySelector('.term-out').textContent), null, { timeout: 120000 });
+  const out = await page.locator('.term-out').textContent();
+  assert.match(out, /\$ kubectl get ns\n/);
+  assert.match(out, /NAME\s+STATUS\s+AGE\n/);
+  assert.match(out, /default\s+Active/);
+  await input.fill('kubectl exec -it web -- sh');
+  await input.press('Enter');
+  await page.waitForFunction(() => /needs a container runtime/.test(document.querySelector('.term-out').textContent));
+  assert.match(await page.locator('.term-out .error').last().textContent(), /^kubectl exec needs a container runtime/);
+  await input.press('ArrowUp');
+  assert.equal(await input.inputValue(), 'kubectl exec -it web -- sh');
+  await input.press('ArrowUp');
+  assert.equal(await input.inputValue(), 'kubectl get ns');
+  await page.close();
+});
+
+test('<kube-example> with kubectl steps: each runs the real kubectl, shows its output, and can be edited and run again', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(server.url + '/fixtures/kubectl-example.html');
+  await page.waitForFunction(() => document.querySelector('kube-example').dataset.state === 'ready', null, { timeout: 120000 });
+  assert.equal(await page.evaluate(() => document.querySelector('kube-example').run()), true);
+  const outs = () => page.evaluate(() => [...document.querySelector('kube-example').shadowRoot.querySelectorAll('.kx-out')].map((p) => p.textContent));
+  assert.deepEqual(await outs(), ['configmap/settings created\n', 'blue']);
+  // edit the second step and run it again
+  const ok = await page.evaluate(async () => {
+    const root = document.querySelector('kube-example').shadowRoot;
+    const input = root.querySelectorAll('.kx-cmd')[1];
+    input.value = 'kubectl get configmap nope';
+    root.querySelectorAll('.kx-step button')[1].click();
+    const step = root.querySelectorAll('.kx-step')[1];
+    for (let i = 0; i < 600 && step.dataset.state === 'running'; i++) await new Promise((r) => setTimeout(r, 100));
+    return step.dataset.state;
+  });
+  assert.equal(ok, 'failed');
+  const second = (await outs())[1];
+  assert.match(second, /Error from server \(NotFound\): configmaps "nope" not found\n\(exit 1\)\n/);
+  await page.close();
+});

@@ -1,0 +1,98 @@
+// kubesandbox kubectl worker: runs the real kubectl (kubectl.wasm, built
+// from kubectl/cmd/wasm) in a dedicated Worker, so the page stays
+// responsive and a command that never ends (`get -w`) can be stopped by
+// terminating the worker. One Go instance serves every command; its
+// in-memory filesystem (kubectl-fs.js) keeps the discovery cache between
+// commands. web/kubectl.js starts it on first use.
+//
+// Its requests are fetch()es to the page's origin (the kubeconfig's server
+// is the sandbox's base URL), which the service worker answers with the
+// in-browser core, as it does the page's own.
+//
+// Messages (page ↔ worker):
+//   → {t:'run', id, args: [...], stdin, files: {name: text}, server}
+//   ← {t:'out', id, fd: 1|2, text}        as kubectl writes (a -w streams)
+//   ← {t:'done', id, code, stdout, stderr, millis}
+//   ← {t:'loaded', millis, memoryBytes} once the instance is up; {t:'failed', error}
+'use strict';
+
+importScripts('kubectl-fs.js', 'wasm_exec.js');
+
+const kfs = kubesandboxKubectlFS({ home: '/home/user' });
+const WASM_URL = new URL('kubectl.wasm', self.location.href).href;
+let instanceReady = null; // Promise: Go running and kubesandboxKubectl installed
+let exited = null; // {code} once the Go program exited (os.Exit inside kubectl)
+let onExit = null; // the running call's hook for that
+let memory = null;
+let chain = Promise.resolve(); // calls run one at a time
+
+function load() {
+  const t0 = performance.now();
+  instanceReady = (async () => {
+    const go = new self.Go();
+    go.argv = ['kubectl'];
+    go.env = { HOME: kfs.home, KUBECONFIG: kfs.home + '/.kube/config', TERM: 'dumb' };
+    // capture the exit code: wasm_exec.js drops it
+    const wasmExit = go.importObject.gojs['runtime.wasmExit'];
+    go.importObject.gojs['runtime.wasmExit'] = (sp) => {
+      const code = go.mem.getInt32((sp >>> 0) + 8, true);
+      exited = { code };
+      wasmExit(sp);
+    };
+    const res = await fetch(WASM_URL);
+    if (!res.ok) throw new Error(`fetching ${WASM_URL}: HTTP ${res.status}`);
+    const { instance } = await WebAssembly.instantiateStreaming(res, go.importObject);
+    memory = instance.exports.mem;
+    exited = null;
+    go.run(instance).then(() => {
+      instanceReady = null; // the next call starts a new instance
+      if (onExit) onExit(exited ? exited.code : 1);
+    });
+    if (typeof self.kubesandboxKubectl !== 'function') throw new Error('kubectl.wasm did not start');
+    self.postMessage({ t: 'loaded', millis: performance.now() - t0, memoryBytes: memory.buffer.byteLength });
+  })();
+  instanceReady.catch((err) => {
+    instanceReady = null;
+    self.postMessage({ t: 'failed', error: String(err && err.message || err) });
+  });
+  return instanceReady;
+}
+
+async function run(m) {
+  const t0 = performance.now();
+  const dec = { 1: new TextDecoder(), 2: new TextDecoder() };
+  const text = { 1: '', 2: '' };
+  kfs.begin({
+    stdin: m.stdin || '',
+    files: m.files || {},
+    output: (fd, bytes) => {
+      const s = dec[fd === 2 ? 2 : 1].decode(bytes, { stream: true });
+      if (!s) return;
+      text[fd === 2 ? 2 : 1] += s;
+      self.postMessage({ t: 'out', id: m.id, fd: fd === 2 ? 2 : 1, text: s });
+    },
+  });
+  let code;
+  try {
+    await (instanceReady || load());
+    code = await new Promise((resolve) => {
+      onExit = resolve; // kubectl called os.Exit: the instance is gone
+      self.kubesandboxKubectl(m.args.map(String), String(m.server)).then(resolve);
+    });
+  } catch (err) {
+    text[2] += `error: kubectl could not start: ${err && err.message || err}\n`;
+    code = 1;
+  } finally {
+    onExit = null;
+  }
+  self.postMessage({
+    t: 'done', id: m.id, code, stdout: text[1], stderr: text[2], millis: performance.now() - t0,
+    memoryBytes: memory ? memory.buffer.byteLength : 0,
+  });
+}
+
+self.onmessage = (e) => {
+  const m = e.data || {};
+  if (m.t === 'run') chain = chain.then(() => run(m));
+  else if (m.t === 'load') (instanceReady || load()).catch(() => {});
+};
