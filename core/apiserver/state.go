@@ -38,8 +38,8 @@ func NewDurable(opts Options, d store.Durable) (*Server, error) {
 // Export returns every user object as a YAML List (apiVersion v1, kind
 // List) that `kubectl apply -f` accepts against a real cluster:
 // CustomResourceDefinitions first, then Namespaces, then the rest in
-// storage order. The default namespaces and objects being deleted are left
-// out; server-set fields (uid, resourceVersion, creationTimestamp,
+// storage order. The default namespaces, objects being deleted and what
+// the cluster makes by itself (madeByCluster) are left out; server-set fields (uid, resourceVersion, creationTimestamp,
 // generation, managedFields, ownerReferences to uids that will not exist
 // there) and status served by a status subresource are stripped.
 func (s *Server) Export() ([]byte, error) {
@@ -63,7 +63,7 @@ func (s *Server) Export() ([]byte, error) {
 			continue
 		}
 		rank := importRank(obj)
-		if isBootstrap(res, m) {
+		if isBootstrap(res, m) || madeByCluster(m) {
 			continue
 		}
 		for _, k := range []string{"uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "selfLink", "ownerReferences", "deletionGracePeriodSeconds"} {
@@ -102,6 +102,46 @@ func isBootstrap(res *resource.Resource, m map[string]any) bool {
 		}
 	}
 	return false
+}
+
+// clusterManagers are the field managers of the in-process cluster
+// components (core/controllers' User-Agents: kube-controller-manager,
+// kubelet, kube-scheduler).
+var clusterManagers = map[string]bool{"kube-controller-manager": true, "kubelet": true, "kube-scheduler": true}
+
+// madeByCluster reports an object the cluster makes again by itself, left
+// out of an export so that an import next to running controllers neither
+// duplicates nor orphans it:
+//
+//   - one with a controller ownerReference (a ReplicaSet's Pods, a
+//     Deployment's ReplicaSets, a CronJob's Jobs, a Service's
+//     EndpointSlices): its owner is exported and its controller makes it;
+//   - one that only cluster components ever wrote outside its status (the
+//     Nodes, each namespace's default ServiceAccount and kube-root-ca.crt,
+//     Endpoints, the components' Events).
+//
+// A ConfigMap a user created and a controller later updated is kept: its
+// managedFields name the user too.
+func madeByCluster(m map[string]any) bool {
+	refs, _ := m["ownerReferences"].([]any)
+	for _, r := range refs {
+		if ref, _ := r.(map[string]any); ref != nil && ref["controller"] == true {
+			return true
+		}
+	}
+	managers := 0
+	entries, _ := m["managedFields"].([]any)
+	for _, e := range entries {
+		entry, _ := e.(map[string]any)
+		if entry == nil || str(entry, "subresource") != "" {
+			continue
+		}
+		if !clusterManagers[str(entry, "manager")] {
+			return false
+		}
+		managers++
+	}
+	return managers > 0
 }
 
 // resourceForKey finds the served resource a storage key belongs to:

@@ -178,3 +178,47 @@ func FuzzImport(f *testing.F) {
 		s.Import(doc) // must not panic
 	})
 }
+
+// What the cluster makes by itself is not exported: an import next to
+// running controllers would duplicate it (Pods beside the ReplicaSet's new
+// ones) or fail on it (the Nodes, a namespace's default ServiceAccount).
+func TestExportLeavesOutWhatTheClusterMakes(t *testing.T) {
+	s := New(Options{})
+	write := func(ua, body string) {
+		t.Helper()
+		req := httptest.NewRequest("POST", "/api/v1/namespaces/default/configmaps", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("User-Agent", ua)
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, req)
+		if w.Code != 201 {
+			t.Fatalf("%d %s", w.Code, w.Body)
+		}
+	}
+	const kcm = "kube-controller-manager/v1.37.2 (linux/amd64) kubernetes/kubesandbox"
+	write("kubectl/v1.37.2", `{"metadata":{"name":"users"}}`)
+	write(kcm, `{"metadata":{"name":"components"},"data":{"ca.crt":"x"}}`)
+	write("kubectl/v1.37.2", `{"metadata":{"name":"owned","ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"rs","uid":"1b4e28ba-2fa1-11d2-883f-0016d3cca427","controller":true}]}}`)
+	write("kubectl/v1.37.2", `{"metadata":{"name":"referenced","ownerReferences":[{"apiVersion":"v1","kind":"ConfigMap","name":"users","uid":"1b4e28ba-2fa1-11d2-883f-0016d3cca428"}]}}`)
+	// a component's object that a user then changed names the user too
+	write(kcm, `{"metadata":{"name":"shared"},"data":{"c":"d"}}`)
+	req := httptest.NewRequest("PATCH", "/api/v1/namespaces/default/configmaps/shared", strings.NewReader(`{"data":{"a":"b"}}`))
+	req.Header.Set("Content-Type", "application/merge-patch+json")
+	req.Header.Set("User-Agent", "kubectl/v1.37.2")
+	s.ServeHTTP(httptest.NewRecorder(), req)
+
+	y, err := s.Export()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		kept bool
+	}{{"users", true}, {"components", false}, {"owned", false}, {"referenced", true}, {"shared", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := strings.Contains(string(y), "name: "+c.name+"\n"); got != c.kept {
+				t.Errorf("exported: %v, want %v\n%s", got, c.kept, y)
+			}
+		})
+	}
+}
