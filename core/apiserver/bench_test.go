@@ -38,10 +38,14 @@ func benchBody(i int) []byte {
 	return b
 }
 
-func serve(b *testing.B, s *Server, method, target string, body []byte, want int) *httptest.ResponseRecorder {
+// serve sends one request; a body is JSON unless ct names its content type.
+func serve(b *testing.B, s *Server, method, target string, body []byte, want int, ct ...string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(method, target, bytes.NewReader(body))
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if len(ct) > 0 {
+		req.Header.Set("Content-Type", ct[0])
 	}
 	rec := httptest.NewRecorder()
 	s.ServeHTTP(rec, req)
