@@ -247,7 +247,7 @@ export function createTerminal(ks, { files = async () => ({}) } = {}) {
       term = new mod.Terminal({
         convertEol: true, cursorBlink: true, scrollback: 5000, fontSize: 13,
         fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
-        theme: { background: '#111417', foreground: '#e6e6e6', selectionBackground: '#3a4a5c' },
+        theme: { background: '#111417', foreground: '#e6e6e6', selectionBackground: '#3a4a5c', red: '#ff8a80', green: '#8fd19e' },
       });
       fit = new mod.FitAddon();
       term.loadAddon(fit);
