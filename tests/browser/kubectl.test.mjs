@@ -230,6 +230,10 @@ test('the playground\'s Terminal tab (xterm), typed at the keyboard: get ns, ↑
   assert.match(await text(), /\$ kubectl get deployment web -o name\ndeployment\.apps\/web\n\$ kubectl\n$/);
   await page.keyboard.press('ArrowUp');
   assert.equal(await lastLine(), '$ kubectl get deployment web -o name');
+  // Tab is not taken by the terminal (no completion): focus moves on, no keyboard trap
+  assert.equal(await page.evaluate(() => document.activeElement.closest('.kube-term') !== null), true);
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.closest('.kube-term') === null), true);
   await page.close();
 });
 
