@@ -13,6 +13,7 @@ import { scenarioView } from './scenario-view.js';
 import { stringify } from './yaml.js';
 import { history as apiHistory } from './api.js';
 import { createTerminal } from './terminal.js';
+import { readyManifests } from './manifests.js';
 
 const ks = boot();
 const TABS = ['console', 'watch', 'browse', 'fields', 'terminal', 'scenarios'];
@@ -45,7 +46,7 @@ function selectTab(name, focus = false) {
   if (location.hash.split('/')[0] !== '#' + name) history.replaceState(null, '', '#' + name);
   document.body.dataset.tab = name;
   if (name === 'browse' && ready) browser.load();
-  if (name === 'terminal') terminal.input.focus();
+  if (name === 'terminal') terminal.focus();
 }
 tablist.addEventListener('click', (e) => {
   const tab = e.target.closest('[role=tab]');
@@ -67,8 +68,9 @@ tablist.addEventListener('keydown', (e) => {
 let ready = false;
 const watchPanel = createWatchPanel($('#panel-watch'));
 const openWatch = (path, query) => { selectTab('watch'); return watchPanel.add(path, query); };
-// the Terminal tab's kubectl loads on its first command, not with the page
-const terminal = createTerminal(ks);
+// the Terminal tab's xterm loads when the tab is first shown, its kubectl on
+// its first command, not with the page
+const terminal = createTerminal(ks, { files: readyManifests });
 $('#panel-terminal').append(terminal.el);
 const consolePromise = createConsole($('#panel-console'), { onWatch: openWatch });
 const openInConsole = async (req) => { (await consolePromise).load(req); selectTab('console'); };

@@ -1,16 +1,29 @@
-// The playground's Terminal tab: type kubectl commands, the real kubectl
-// (ks.kubectl, web/kubectl.js: loaded on the first command) runs them
-// against the page's sandbox. A plain terminal (an output log and a
-// prompt; @xterm/xterm is not bundled yet): Enter runs, ArrowUp/ArrowDown
-// walk the history, Ctrl+C stops a running command (`get -w`; kubectl's
-// worker is ended, the next command starts it again), `clear` clears.
-// stderr is shown in the error colour.
+// The playground's Terminal tab: an @xterm/xterm terminal (bundled locally
+// into playground/vendor/xterm.js by `make playground-build`, loaded when
+// the tab is first shown) with a small line editor in front of the real
+// kubectl (ks.kubectl, web/kubectl.js: loaded on the first command), which
+// runs against the page's sandbox.
 //
-//   const term = createTerminal(ks);  panel.append(term.el);  await term.run('kubectl get ns');
+// Keys: Enter runs; ←/→, Home/End (Ctrl+A/Ctrl+E), Backspace/Delete edit;
+// ↑/↓ walk the history; Ctrl+C stops a running command (`get -w`: the
+// signal ks.kubectl takes is aborted) or drops the line; Ctrl+L and `clear`
+// clear; Ctrl+U cuts to the line's start. Ctrl+C with a selection (or
+// Ctrl+Shift+C) copies it; Ctrl+V / Ctrl+Shift+V / the context menu paste.
+// Tab leaves the terminal (no completion). kubectl's output streams in as
+// it arrives, stderr in red. `help`, `ls` and `cat <file>` show the ready
+// manifests (`files`, e.g. playground/js/manifests.js) that `-f <file>` reads.
+//
+//   const term = createTerminal(ks, { files: readyManifests });
+//   panel.append(term.el);  term.focus();  await term.run('kubectl get ns');  term.text();
 import { h } from './dom.js';
 
 // NEED_RUNTIME: commands that need a container runtime behind the API.
 const NEED_RUNTIME = new Set(['exec', 'attach', 'port-forward', 'cp', 'debug', 'proxy']);
+const PROMPT = '\x1b[32m$\x1b[0m ';
+const PROMPT_WIDTH = 2;
+const START = 'kubectl ';
+const red = (s) => `\x1b[31m${s}\x1b[0m`;
+const dim = (s) => `\x1b[2m${s}\x1b[0m`;
 
 /** words splits a command line as a shell would for plain words, 'single'
  *  and "double" quotes and backslash escapes: `a "b c" 'd'` → ['a', 'b c', 'd']. */
@@ -42,63 +55,242 @@ export function refuse(args) {
   return `kubectl ${verb}${follow ? ' -f' : ''} needs a container runtime behind the API; this sandbox has the API only (no kubelet, no containers).\n`;
 }
 
-export function createTerminal(ks) {
-  const out = h('pre.term-out', { 'aria-live': 'polite', tabindex: '0' });
-  const input = h('input.term-input', { type: 'text', 'aria-label': 'kubectl command', autocomplete: 'off', spellcheck: 'false', value: 'kubectl ' });
-  const el = h('div.terminal', out, h('form.term-line', h('span.term-prompt', '$'), input));
+function helpText(names) {
+  return [
+    'Runs the real kubectl (v1.37.2, as WebAssembly) against this sandbox.',
+    '  kubectl …        e.g. kubectl get ns, kubectl apply -f deployment.yaml, kubectl get pods -w',
+    '  ls, cat <file>   the ready manifests for -f (from the scenarios)',
+    '  clear, help',
+    'Keys: ↑/↓ history, ←/→ Home/End edit, Ctrl+C stops a command or drops the line,',
+    '      Ctrl+L clears, Ctrl+Shift+C / Ctrl+Shift+V copy and paste, Tab leaves the terminal.',
+    'exec, attach, port-forward, cp, debug, proxy and logs -f need a container runtime: not here.',
+    `Files: ${names.join('  ') || '(none)'}`,
+    '',
+  ].join('\n');
+}
+
+// KEYS: the line editor's escape sequences (xterm sends both CSI and SS3 forms).
+const KEYS = {
+  '\x1b[A': 'up', '\x1bOA': 'up', '\x1b[B': 'down', '\x1bOB': 'down',
+  '\x1b[C': 'right', '\x1bOC': 'right', '\x1b[D': 'left', '\x1bOD': 'left',
+  '\x1b[H': 'home', '\x1bOH': 'home', '\x1b[1~': 'home', '\x01': 'home',
+  '\x1b[F': 'end', '\x1bOF': 'end', '\x1b[4~': 'end', '\x05': 'end',
+  '\x1b[3~': 'delete', '\x7f': 'backspace', '\b': 'backspace',
+  '\r': 'enter', '\x03': 'interrupt', '\x0c': 'clear', '\x15': 'cut',
+};
+
+export function createTerminal(ks, { files = async () => ({}) } = {}) {
+  const el = h('div.kube-term', { 'aria-label': 'kubectl terminal' });
+  el.dataset.state = 'loading';
   const history = [];
-  let at = 0;
+  let at = 0;          // history index ↑/↓ are at (history.length: the new line)
+  let draft = START;   // the new line, kept while walking the history
+  let line = START;
+  let pos = line.length;
+  let cursor = 0;      // cursor cell offset from the prompt's start
   let running = null; // AbortController of the running command
+  let endsLine = true; // the last output ended with a newline
+  let term = null;
+  let fit = null;
+  let loading = null;
 
-  const write = (text, cls) => {
-    out.append(cls ? h('span.' + cls, text) : document.createTextNode(text));
-    out.scrollTop = out.scrollHeight;
-  };
+  const write = (s) => { if (s) { term.write(s); endsLine = /\n$/.test(s.replace(/\x1b\[[0-9;]*m/g, '')); } };
 
-  async function run(line) {
-    write(`$ ${line}\n`, 'term-cmd');
+  /** draw rewrites the prompt and line from the prompt's first row, then puts
+   *  the cursor at pos (the line may wrap over several rows). */
+  function draw(full = true) {
+    const cols = term.cols;
+    let s = '';
+    if (full) {
+      const up = Math.floor(cursor / cols);
+      s += (up ? `\x1b[${up}A` : '') + '\r\x1b[J';
+    }
+    const end = PROMPT_WIDTH + line.length;
+    s += PROMPT + line;
+    if (end % cols === 0) s += '\r\n'; // leave xterm's pending-wrap column
+    const target = PROMPT_WIDTH + pos;
+    const up = Math.floor(end / cols) - Math.floor(target / cols);
+    s += (up > 0 ? `\x1b[${up}A` : '') + `\x1b[${(target % cols) + 1}G`;
+    cursor = target;
+    term.write(s);
+  }
+
+  function prompt() {
+    if (!endsLine) term.write('\r\n');
+    endsLine = true;
+    line = START; pos = line.length; draft = START; at = history.length;
+    draw(false);
+  }
+
+  function setLine(text) { line = text; pos = text.length; draw(); }
+
+  /** exec runs one command line and writes its output; resolves to {code}. */
+  async function exec(text) {
     let args;
-    try { args = words(line.trim()); } catch (e) { write(`error: ${e.message}\n`, 'error'); return { code: 2 }; }
+    try { args = words(text.trim()); } catch (e) { write(red(`error: ${e.message}\n`)); return { code: 2 }; }
     if (!args.length) return { code: 0 };
-    if (args[0] === 'clear') { out.textContent = ''; return { code: 0 }; }
-    if (args[0] !== 'kubectl') { write(`${args[0]}: only kubectl runs here\n`, 'error'); return { code: 127 }; }
+    const ready = await files();
+    switch (args[0]) {
+      case 'clear': term.clear(); return { code: 0 };
+      case 'help': write(helpText(Object.keys(ready))); return { code: 0 };
+      case 'ls': write(Object.keys(ready).join('\n') + '\n'); return { code: 0 };
+      case 'cat': {
+        const missing = args.slice(1).filter((n) => !(n in ready));
+        for (const n of args.slice(1)) if (n in ready) write(ready[n]);
+        if (missing.length) write(red(missing.map((n) => `cat: ${n}: No such file\n`).join('')));
+        return { code: missing.length ? 1 : 0 };
+      }
+      case 'kubectl': break;
+      default: write(red(`${args[0]}: only kubectl, ls, cat, clear and help run here (try help)\n`)); return { code: 127 };
+    }
     args = args.slice(1);
     const why = refuse(args);
-    if (why) { write(why, 'error'); return { code: 1 }; }
+    if (why) { write(red(why)); return { code: 1 }; }
     running = new AbortController();
     el.dataset.state = 'running';
     try {
       const r = await ks.kubectl(args, {
+        files: ready,
         signal: running.signal,
-        onOutput: (fd, text) => write(text, fd === 2 ? 'error' : ''),
+        onOutput: (fd, out) => write(fd === 2 ? red(out) : out),
       });
-      if (r.code === 130) write('^C\n', 'muted');
-      else if (r.code) write(`(exit ${r.code})\n`, 'muted');
+      if (r.code === 130) write((endsLine ? '' : '\r\n') + dim('^C') + '\n');
+      else if (r.code) write((endsLine ? '' : '\r\n') + dim(`(exit ${r.code})`) + '\n');
       return r;
+    } catch (e) {
+      write(red(`${e.message || e}\n`));
+      return { code: 1 };
     } finally {
       running = null;
-      el.dataset.state = 'idle';
     }
   }
 
-  el.querySelector('form').addEventListener('submit', async (e) => {
-    e.preventDefault();
-    if (running) return;
-    const line = input.value;
-    if (line.trim()) { history.push(line); at = history.length; }
-    input.value = 'kubectl ';
-    await run(line);
-    input.focus();
-  });
-  input.addEventListener('keydown', (e) => {
-    if (e.key === 'c' && e.ctrlKey && input.selectionStart === input.selectionEnd) {
-      if (running) { e.preventDefault(); running.abort(); }
-    } else if (e.key === 'ArrowUp' && at > 0) {
-      e.preventDefault(); input.value = history[--at];
-    } else if (e.key === 'ArrowDown' && at < history.length) {
-      e.preventDefault(); at++; input.value = at < history.length ? history[at] : 'kubectl ';
+  /** submit runs the line being edited: it goes to the history, its output
+   *  follows it, then a new prompt. */
+  async function submit() {
+    const text = line;
+    if (text.trim() && text !== history[history.length - 1]) history.push(text);
+    pos = line.length; draw();
+    term.write('\r\n');
+    endsLine = true;
+    el.dataset.state = 'running';
+    try {
+      return await exec(text);
+    } finally {
+      el.dataset.state = 'idle';
+      prompt();
     }
-  });
-  el.dataset.state = 'idle';
-  return { el, run, input };
+  }
+
+  function edit(data) {
+    const key = KEYS[data];
+    if (running) { if (key === 'interrupt') running.abort(); return; }
+    switch (key) {
+      case 'enter': submit(); return;
+      case 'interrupt': pos = line.length; draw(); term.write(dim('^C') + '\r\n'); endsLine = true; prompt(); return;
+      case 'clear': term.clear(); return;
+      case 'left': if (pos > 0) { pos--; draw(); } return;
+      case 'right': if (pos < line.length) { pos++; draw(); } return;
+      case 'home': pos = 0; draw(); return;
+      case 'end': pos = line.length; draw(); return;
+      case 'backspace': if (pos > 0) { line = line.slice(0, pos - 1) + line.slice(pos); pos--; draw(); } return;
+      case 'delete': if (pos < line.length) { line = line.slice(0, pos) + line.slice(pos + 1); draw(); } return;
+      case 'cut': line = line.slice(pos); pos = 0; draw(); return;
+      case 'up':
+        if (at > 0) { if (at === history.length) draft = line; setLine(history[--at]); }
+        return;
+      case 'down':
+        if (at < history.length) { at++; setLine(at < history.length ? history[at] : draft); }
+        return;
+      default:
+    }
+    if (data.startsWith('\x1b')) return; // other keys (F1, PageUp, …)
+    // typed or pasted text: a pasted newline becomes a space, other controls go
+    const text = data.replace(/\r\n|\r|\n|\t/g, ' ').replace(/[\x00-\x1f\x7f]/g, '');
+    if (!text) return;
+    line = line.slice(0, pos) + text + line.slice(pos);
+    pos += text.length;
+    draw();
+  }
+
+  /** keys decides which key events xterm handles: false leaves one to the
+   *  browser (Tab moves focus, Ctrl+V pastes) or to us (copy). */
+  function keys(e) {
+    const mod = e.ctrlKey || e.metaKey;
+    const k = e.key.toLowerCase();
+    if (e.key === 'Tab') return false;
+    if (mod && k === 'v') return false;
+    if (mod && k === 'c' && (e.shiftKey || term.hasSelection())) {
+      if (e.type === 'keydown') {
+        const sel = term.getSelection();
+        if (sel && navigator.clipboard) navigator.clipboard.writeText(sel).catch(() => {});
+        if (!e.shiftKey) term.clearSelection();
+        e.preventDefault();
+      }
+      return false;
+    }
+    return true;
+  }
+
+  function load() {
+    loading = loading || (async () => {
+      const css = h('link', { rel: 'stylesheet', href: new URL('../vendor/xterm.css', import.meta.url).href });
+      const cssLoaded = new Promise((resolve) => { css.onload = resolve; css.onerror = resolve; });
+      document.head.append(css);
+      let mod;
+      try { mod = await import('../vendor/xterm.js'); } catch (e) {
+        el.dataset.state = 'failed';
+        el.textContent = 'The terminal (playground/vendor/xterm.js) is not built: run make playground-build.';
+        throw e;
+      }
+      await cssLoaded;
+      term = new mod.Terminal({
+        convertEol: true, cursorBlink: true, scrollback: 5000, fontSize: 13,
+        fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
+        theme: { background: '#111417', foreground: '#e6e6e6', selectionBackground: '#3a4a5c', red: '#ff8a80', green: '#8fd19e' },
+      });
+      fit = new mod.FitAddon();
+      term.loadAddon(fit);
+      term.attachCustomKeyEventHandler(keys);
+      term.onData(edit);
+      term.open(el);
+      const refit = () => { if (el.offsetParent && fit.proposeDimensions()) fit.fit(); };
+      new ResizeObserver(refit).observe(el);
+      refit();
+      term.write(dim('kubectl in the browser — type help for the commands, keys and ready manifests.') + '\r\n');
+      el.dataset.state = 'idle';
+      prompt();
+    })();
+    return loading;
+  }
+
+  /** run types line at the prompt and runs it (as Enter would): {code, …}. */
+  async function run(text) {
+    await load();
+    if (running) throw new Error('a command is running');
+    line = text; pos = text.length; draw();
+    const r = await submit();
+    await new Promise((resolve) => term.write('', resolve)); // xterm parses writes later: let text() see them
+    return r;
+  }
+
+  /** text is what the terminal shows (its buffer, wrapped rows joined,
+   *  trailing blanks dropped): "…\n$ kubectl get ns\nNAME …\n$ kubectl\n". */
+  function text() {
+    if (!term) return '';
+    const buf = term.buffer.active;
+    let out = '';
+    for (let i = 0; i < buf.length; i++) {
+      const row = buf.getLine(i);
+      if (i > 0 && !row.isWrapped) out += '\n';
+      out += row.translateToString(true);
+    }
+    return out.replace(/ +$/gm, '').replace(/\n*$/, '\n');
+  }
+
+  return {
+    el, run, text, load,
+    focus: () => load().then(() => { if (term) { if (fit) fit.fit(); term.focus(); } }),
+    get input() { return el.querySelector('.xterm-helper-textarea'); },
+  };
 }

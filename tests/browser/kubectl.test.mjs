@@ -164,26 +164,76 @@ test('after its first use kubectl runs offline: the service worker keeps kubectl
   }
 });
 
-test('the playground\'s Terminal tab: kubectl get ns prints the namespaces; exec says why it cannot run; ArrowUp recalls', async () => {
+test('the playground\'s Terminal tab (xterm), typed at the keyboard: get ns, ↑ recalls, ls and apply -f a ready manifest, get -w streams until Ctrl+C, exec refused in red', async () => {
   const page = await openSandbox(browser.context, server.url, '/#terminal');
-  await page.waitForSelector('#panel-terminal:not([hidden]) .term-input');
-  const input = page.locator('.term-input');
-  await input.fill('kubectl get ns');
-  await input.press('Enter');
-  await page.waitForFunction(() => document.querySelector('.terminal').dataset.state === 'idle' &&
-    /kube-system/.test(document.querySelector('.term-out').textContent), null, { timeout: 120000 });
-  const out = await page.locator('.term-out').textContent();
+  await page.waitForFunction(() => document.querySelector('#panel-terminal:not([hidden]) .kube-term')?.dataset.state === 'idle', null, { timeout: 60000 });
+  const text = () => page.evaluate(() => window.playground.terminal.text());
+  const lastLine = async () => (await text()).replace(/\n$/, '').split('\n').pop();
+  // atPrompt: the command finished, its output ends with re, and a fresh "$ kubectl " prompt follows
+  const atPrompt = (re) => page.waitForFunction((src) => document.querySelector('.kube-term').dataset.state === 'idle' &&
+    new RegExp(src + '\\n\\$ kubectl\\n$').test(window.playground.terminal.text()), re.source, { timeout: 120000 });
+  await page.locator('.kube-term').click();
+  await page.keyboard.type('get ns');
+  await page.keyboard.press('Enter');
+  await atPrompt(/kube-system.*/);
+  let out = await text();
   assert.match(out, /\$ kubectl get ns\n/);
   assert.match(out, /NAME\s+STATUS\s+AGE\n/);
   assert.match(out, /default\s+Active/);
-  await input.fill('kubectl exec -it web -- sh');
-  await input.press('Enter');
-  await page.waitForFunction(() => /needs a container runtime/.test(document.querySelector('.term-out').textContent));
-  assert.match(await page.locator('.term-out .error').last().textContent(), /^kubectl exec needs a container runtime/);
-  await input.press('ArrowUp');
-  assert.equal(await input.inputValue(), 'kubectl exec -it web -- sh');
-  await input.press('ArrowUp');
-  assert.equal(await input.inputValue(), 'kubectl get ns');
+
+  // ↑ recalls the line; editing in the middle (Home, →) works; Ctrl+C drops the line
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await lastLine(), '$ kubectl get ns');
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 'kubectl '.length; i++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.type('x');
+  assert.equal(await lastLine(), '$ kubectl xget ns');
+  await page.keyboard.press('Control+C');
+  await page.waitForFunction(() => /xget ns\^C\n\$ kubectl\n$/.test(window.playground.terminal.text()));
+
+  // the ready manifests (the scenarios' objects) are files for -f
+  await page.keyboard.press('Control+U'); // cuts "kubectl " before the cursor
+  await page.keyboard.type('ls');
+  await page.keyboard.press('Enter');
+  await atPrompt(/\$ ls\n(.+\n)*.+/);
+  assert.match(await text(), /\$ ls\n(.+\n)*configmap\.yaml\n(.+\n)*deployment\.yaml\n/);
+  await page.keyboard.type('apply -f deployment.yaml');
+  await page.keyboard.press('Enter');
+  await atPrompt(/deployment\.apps\/web created/);
+  await page.keyboard.type('apply -f configmap.yaml -o name');
+  await page.keyboard.press('Enter');
+  await atPrompt(/\nconfigmap\/\S+/);
+  const cm = /apply -f configmap\.yaml -o name\nconfigmap\/(\S+)\n/.exec(await text())[1];
+  const r = await page.evaluate((name) => window.sandbox.kubectl(['get', 'deployment/web', 'configmap/' + name, '-o', 'name']), cm);
+  assert.equal(r.stdout, `deployment.apps/web\nconfigmap/${cm}\n`, r.stderr);
+
+  // get -w streams what it sees and runs until Ctrl+C, which returns the prompt
+  await page.keyboard.type('get configmaps -w');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((name) => document.querySelector('.kube-term').dataset.state === 'running' &&
+    new RegExp('get configmaps -w\\n(.*\\n)*' + name + '\\s').test(window.playground.terminal.text()), cm, { timeout: 120000 });
+  await page.keyboard.press('Control+C');
+  await atPrompt(/get configmaps -w\n(.*\n)*\^C/);
+
+  // exec: refused, in red (xterm's DOM renderer: palette colour 1)
+  await page.keyboard.type('exec -it web -- sh');
+  await page.keyboard.press('Enter');
+  await atPrompt(/\(no kubelet, no containers\)\./);
+  out = await text();
+  assert.match(out, /\$ kubectl exec -it web -- sh\nkubectl exec needs a container runtime/);
+  const red = await page.locator('.xterm-rows .xterm-fg-1').allTextContents();
+  assert.match(red.join(''), /kubectl exec needs a container runtime/);
+
+  // run(line), the programmatic entry, shares the prompt and history
+  const res = await page.evaluate(() => window.playground.terminal.run('kubectl get deployment web -o name'));
+  assert.equal(res.code, 0);
+  assert.match(await text(), /\$ kubectl get deployment web -o name\ndeployment\.apps\/web\n\$ kubectl\n$/);
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await lastLine(), '$ kubectl get deployment web -o name');
+  // Tab is not taken by the terminal (no completion): focus moves on, no keyboard trap
+  assert.equal(await page.evaluate(() => document.activeElement.closest('.kube-term') !== null), true);
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.closest('.kube-term') === null), true);
   await page.close();
 });
 
