@@ -320,7 +320,8 @@ test('browser: owners and dependents as a live tree; Delete with Foreground show
   await page.waitForFunction(() => document.querySelectorAll('.tree-node[data-kind=Deployment] .tree-node[data-kind=ReplicaSet] .tree-node[data-kind=Pod] .tree-state[data-phase=Running]').length === 2, null, { timeout: 2 * WAIT });
   assert.match(await page.textContent('.tree-view .simulated'), /no container ever runs/);
   assert.equal(await page.getAttribute('.tree-node[data-kind=Deployment]', 'aria-current'), 'true', 'the object shown is marked');
-  assert.match(await page.getAttribute('.tree-node[data-kind=Deployment]', 'data-state'), /^2\/2 ready · revision 1$/);
+  // the Deployment's ready count follows its Pods' by a ReplicaSet and a Deployment status write
+  await page.waitForFunction(() => /^2\/2 ready · revision 1$/.test(document.querySelector('.tree-node[data-kind=Deployment]').dataset.state), null, { timeout: 2 * WAIT });
   // record every state of the tree, then delete in the foreground
   await page.evaluate(() => {
     window.treeStates = [];
