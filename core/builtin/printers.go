@@ -54,7 +54,6 @@ func cronJobSuspend(o resource.Object, _ time.Time) any {
 	}
 	return "<unset>"
 }
-func emptyCell(resource.Object, time.Time) any { return "" }
 func serviceSelector(o resource.Object, _ time.Time) any {
 	return mapCell(nestedOr(o, "spec", "selector"))
 }
@@ -385,12 +384,32 @@ func jobStatus(o resource.Object, _ time.Time) any {
 	return "Running"
 }
 
+// jobCompletions is kube's printJob COMPLETIONS: succeeded/completions, or
+// for a work-queue Job (no completions) "0/1", "0/1 of 3" when parallel.
 func jobCompletions(o resource.Object, _ time.Time) any {
 	s, _ := jsonx.Int64(nestedOr(o, "status", "succeeded"))
 	if c, ok := jsonx.Int64(nestedOr(o, "spec", "completions")); ok {
 		return fmt.Sprintf("%d/%d", s, c)
 	}
-	return fmt.Sprintf("%d/1 of %d", s, 1)
+	if p, _ := jsonx.Int64(nestedOr(o, "spec", "parallelism")); p > 1 {
+		return fmt.Sprintf("%d/1 of %d", s, p)
+	}
+	return fmt.Sprintf("%d/1", s)
+}
+
+// jobDuration is kube's printJob DURATION: completionTime - startTime, the
+// time since startTime while the Job runs, empty before it started.
+//
+//	startTime 10:00:00, completionTime 10:00:03 → "3s"
+func jobDuration(o resource.Object, now time.Time) any {
+	start, err := time.Parse(time.RFC3339, str(mapOf(o["status"]), "startTime"))
+	if err != nil {
+		return ""
+	}
+	if end, err := time.Parse(time.RFC3339, str(mapOf(o["status"]), "completionTime")); err == nil {
+		return HumanDuration(end.Sub(start))
+	}
+	return HumanDuration(now.Sub(start))
 }
 
 func eventObject(o resource.Object, _ time.Time) any {
