@@ -63,8 +63,14 @@ func cronJobTimezone(o resource.Object, _ time.Time) any {
 func cronJobActive(o resource.Object, _ time.Time) any {
 	return int64(lenOf(nestedOr(o, "status", "active")))
 }
+// cronJobLastSchedule is printCronJob's LAST SCHEDULE: the age of
+// status.lastScheduleTime, "<none>" before the first scheduled Job.
 func cronJobLastSchedule(o resource.Object, now time.Time) any {
-	return sinceCell(nestedOr(o, "status", "lastScheduleTime"), now)
+	v := nestedOr(o, "status", "lastScheduleTime")
+	if v == nil {
+		return "<none>"
+	}
+	return sinceCell(v, now)
 }
 func eventLastSeen(o resource.Object, now time.Time) any  { return sinceCell(o["lastTimestamp"], now) }
 func eventFirstSeen(o resource.Object, now time.Time) any { return sinceCell(o["firstTimestamp"], now) }

@@ -112,3 +112,24 @@ func TestJobCells(t *testing.T) {
 		})
 	}
 }
+
+// TestCronJobLastSchedule: LAST SCHEDULE of a CronJob that has not run yet
+// is "<none>" (printCronJob), not "<unknown>".
+func TestCronJobLastSchedule(t *testing.T) {
+	now := time.Date(2026, 1, 1, 10, 5, 0, 0, time.UTC)
+	for _, c := range []struct{ name, obj, want string }{
+		{"never scheduled", `{"status":{}}`, "<none>"},
+		{"no status", `{}`, "<none>"},
+		{"scheduled", `{"status":{"lastScheduleTime":"2026-01-01T10:00:00Z"}}`, "5m"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o, err := jsonx.DecodeObject([]byte(c.obj))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cronJobLastSchedule(o, now); got != c.want {
+				t.Errorf("cronJobLastSchedule = %#v, want %q", got, c.want)
+			}
+		})
+	}
+}
