@@ -3,6 +3,7 @@ package kubectl
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -47,8 +48,16 @@ func TestNativeCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := binaries(t)
-	server := startServer(t, filepath.Join(bin, "kubesandbox"))
+	server := startServer(t, filepath.Join(bin, "kubesandbox"), "-controllers=false")
+	runSteps(t, s, filepath.Join(bin, "kubectl"), server, 0)
+}
 
+// runSteps runs a script's steps in order with kubectl against server,
+// in a fresh HOME holding the script's files, and checks each step's exit
+// code and output; it stops at the first failing step (later steps depend
+// on it). A step running longer than timeout (0: none) is killed.
+func runSteps(t *testing.T, s script, kubectl, server string, timeout time.Duration) {
+	t.Helper()
 	home := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(home, ".kube"), 0o755); err != nil {
 		t.Fatal(err)
@@ -65,7 +74,13 @@ func TestNativeCommands(t *testing.T) {
 	for i, st := range s.Steps {
 		// steps depend on the ones before: stop at the first failure
 		ok := t.Run(name(i, st.Args), func(t *testing.T) {
-			cmd := exec.Command(filepath.Join(bin, "kubectl"), st.Args...)
+			ctx := context.Background()
+			if timeout > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, timeout)
+				defer cancel()
+			}
+			cmd := exec.CommandContext(ctx, kubectl, st.Args...)
 			cmd.Dir = home
 			cmd.Env = append(os.Environ(), "HOME="+home, "KUBECONFIG="+kubeconfig, "KUBECTL_KUBERC=false")
 			cmd.Stdin = strings.NewReader(st.Stdin)
@@ -128,11 +143,11 @@ func binaries(t *testing.T) string {
 	return dir
 }
 
-// startServer runs the native server without controllers on a free port
-// and returns its URL.
-func startServer(t *testing.T, bin string) string {
+// startServer runs the native server on a free port, with args added
+// ("-controllers=false"), and returns its URL.
+func startServer(t *testing.T, bin string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-controllers=false", "-kubeconfig", "")
+	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0", "-kubeconfig", ""}, args...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

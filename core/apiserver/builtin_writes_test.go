@@ -63,6 +63,24 @@ func TestPodGracefulDelete(t *testing.T) {
 			}
 		})
 	}
+	// ShouldDeleteDuringUpdate: a write to a bound pod in its grace period
+	// (the kubelet reporting its containers stopped, a label) keeps it;
+	// the pod was removed at once, the watch never saw it stop
+	t.Run("an update in the grace period keeps a bound pod", func(t *testing.T) {
+		s := New(Options{})
+		mustDo(t, s, 201, "POST", pods, "application/json", pod("bound", ""))
+		mustDo(t, s, 200, "DELETE", pods+"/bound", "", "")
+		mustDo(t, s, 200, "PATCH", pods+"/bound/status", "application/merge-patch+json", `{"status":{"phase":"Succeeded"}}`)
+		mustDo(t, s, 200, "PATCH", pods+"/bound", "application/merge-patch+json", `{"metadata":{"labels":{"a":"b"}}}`)
+		got := mustDo(t, s, 200, "GET", pods+"/bound", "", "")
+		if str(got["status"].(map[string]any), "phase") != "Succeeded" || metaStr(got, "deletionTimestamp") == "" {
+			t.Errorf("after the updates: %v %v", metaOf(got), got["status"])
+		}
+		mustDo(t, s, 200, "DELETE", pods+"/bound?gracePeriodSeconds=0", "", "")
+		if code, _ := do(t, s, "GET", pods+"/bound", "", ""); code != 404 {
+			t.Errorf("GET after the DELETE with grace 0: %d", code)
+		}
+	})
 	t.Run("a shorter grace period of 0 removes a bound pod", func(t *testing.T) {
 		s := New(Options{})
 		mustDo(t, s, 201, "POST", pods, "application/json", pod("bound", ""))

@@ -126,7 +126,12 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun b
 			return store.NoOp(), nil
 		}
 		held := res.Hooks.Delete.Held != nil && res.Hooks.Delete.Held(obj)
-		if str(m, "deletionTimestamp") != "" && len(jsonx.Strings(m["finalizers"])) == 0 && !held && op != writeMarkGraceful {
+		// the registry's ShouldDeleteDuringUpdate: an object in its grace
+		// period (a bound Pod being deleted) stays until the period is cut
+		// to 0 — the kubelet's status write of its stopped containers is
+		// an update, not its removal
+		inGrace := int64OrZero(meta(old)["deletionGracePeriodSeconds"]) > 0
+		if str(m, "deletionTimestamp") != "" && len(jsonx.Strings(m["finalizers"])) == 0 && !held && !inGrace && op != writeMarkGraceful {
 			out, deleted = obj, true
 			if dryRun {
 				return store.NoOp(), nil

@@ -6,8 +6,14 @@ import "github.com/kubesandbox/kubesandbox/core/resource"
 // v1.37.2's bootstrap controllers create it (pkg/controlplane/controller:
 // systemnamespaces, kubernetesservice): the system namespaces and the
 // default/kubernetes Service, written by manager "kube-apiserver". The
-// Service points at port 6443, kube-apiserver's default secure port; no
-// EndpointSlice is made (nothing here serves one).
+// Service points at port 6443, kube-apiserver's default secure port, and
+// its Endpoints and EndpointSlice (the endpoint reconciler's, with
+// EndpointsAdapter's mirror) at the control-plane Node's address, as on a
+// kind cluster:
+//
+//	$ kubectl get endpointslices
+//	NAME         ADDRESSTYPE   PORTS   ENDPOINTS    AGE
+//	kubernetes   IPv4          6443    172.18.0.2   5s
 
 // BootstrapManager is the field manager of the bootstrap objects.
 const BootstrapManager = "kube-apiserver"
@@ -40,8 +46,30 @@ func Bootstrap() []Seed {
 			"sessionAffinity": "None",
 			"type":            "ClusterIP",
 		}}})
+	port := func() map[string]any {
+		return map[string]any{"name": "https", "port": int64(6443), "protocol": "TCP"}
+	}
+	out = append(out, Seed{Version: "v1", Resource: "endpoints", Obj: resource.Object{
+		"apiVersion": "v1", "kind": "Endpoints",
+		"metadata": map[string]any{"name": "kubernetes", "namespace": "default",
+			"labels": map[string]any{"endpointslice.kubernetes.io/skip-mirror": "true"}},
+		"subsets": []any{map[string]any{
+			"addresses": []any{map[string]any{"ip": APIServerIP}},
+			"ports":     []any{port()}}}}})
+	out = append(out, Seed{Group: "discovery.k8s.io", Version: "v1", Resource: "endpointslices", Obj: resource.Object{
+		"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+		"metadata": map[string]any{"name": "kubernetes", "namespace": "default",
+			"labels": map[string]any{"kubernetes.io/service-name": "kubernetes"}},
+		"addressType": "IPv4",
+		"endpoints": []any{map[string]any{"addresses": []any{APIServerIP},
+			"conditions": map[string]any{"ready": true}}},
+		"ports": []any{port()}}})
 	return out
 }
+
+// APIServerIP is the address of the kubernetes Service's endpoint: the
+// control-plane Node's InternalIP (kind's first container address).
+const APIServerIP = "172.18.0.2"
 
 // undeletableNamespaces may not be deleted (the NamespaceLifecycle
 // admission plugin's immortal namespaces).

@@ -236,7 +236,7 @@ var catalogue = []entry{
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
 			withCell(col("Status", "string", 0, "Status of the job.", ""), jobStatus),
 			withCell(col("Completions", "string", 0, doc("batch/v1.JobStatus.succeeded"), ""), jobCompletions), // succeeded/completions
-			withCell(col("Duration", "string", 0, "Time required to complete the job.", ""), emptyCell),
+			withCell(col("Duration", "string", 0, "Time required to complete the job.", ""), jobDuration),
 			ageColumn, containers, images,
 			withCell(col("Selector", "string", 1, doc("batch/v1.JobSpec.selector"), ""), selectorCell),
 		},

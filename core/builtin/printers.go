@@ -54,7 +54,6 @@ func cronJobSuspend(o resource.Object, _ time.Time) any {
 	}
 	return "<unset>"
 }
-func emptyCell(resource.Object, time.Time) any { return "" }
 func serviceSelector(o resource.Object, _ time.Time) any {
 	return mapCell(nestedOr(o, "spec", "selector"))
 }
@@ -64,8 +63,14 @@ func cronJobTimezone(o resource.Object, _ time.Time) any {
 func cronJobActive(o resource.Object, _ time.Time) any {
 	return int64(lenOf(nestedOr(o, "status", "active")))
 }
+// cronJobLastSchedule is printCronJob's LAST SCHEDULE: the age of
+// status.lastScheduleTime, "<none>" before the first scheduled Job.
 func cronJobLastSchedule(o resource.Object, now time.Time) any {
-	return sinceCell(nestedOr(o, "status", "lastScheduleTime"), now)
+	v := nestedOr(o, "status", "lastScheduleTime")
+	if v == nil {
+		return "<none>"
+	}
+	return sinceCell(v, now)
 }
 func eventLastSeen(o resource.Object, now time.Time) any  { return sinceCell(o["lastTimestamp"], now) }
 func eventFirstSeen(o resource.Object, now time.Time) any { return sinceCell(o["firstTimestamp"], now) }
@@ -385,12 +390,32 @@ func jobStatus(o resource.Object, _ time.Time) any {
 	return "Running"
 }
 
+// jobCompletions is kube's printJob COMPLETIONS: succeeded/completions, or
+// for a work-queue Job (no completions) "0/1", "0/1 of 3" when parallel.
 func jobCompletions(o resource.Object, _ time.Time) any {
 	s, _ := jsonx.Int64(nestedOr(o, "status", "succeeded"))
 	if c, ok := jsonx.Int64(nestedOr(o, "spec", "completions")); ok {
 		return fmt.Sprintf("%d/%d", s, c)
 	}
-	return fmt.Sprintf("%d/1 of %d", s, 1)
+	if p, _ := jsonx.Int64(nestedOr(o, "spec", "parallelism")); p > 1 {
+		return fmt.Sprintf("%d/1 of %d", s, p)
+	}
+	return fmt.Sprintf("%d/1", s)
+}
+
+// jobDuration is kube's printJob DURATION: completionTime - startTime, the
+// time since startTime while the Job runs, empty before it started.
+//
+//	startTime 10:00:00, completionTime 10:00:03 → "3s"
+func jobDuration(o resource.Object, now time.Time) any {
+	start, err := time.Parse(time.RFC3339, str(mapOf(o["status"]), "startTime"))
+	if err != nil {
+		return ""
+	}
+	if end, err := time.Parse(time.RFC3339, str(mapOf(o["status"]), "completionTime")); err == nil {
+		return HumanDuration(end.Sub(start))
+	}
+	return HumanDuration(now.Sub(start))
 }
 
 func eventObject(o resource.Object, _ time.Time) any {

@@ -85,3 +85,51 @@ func TestCronJobSuspend(t *testing.T) {
 		})
 	}
 }
+
+// TestJobCells: printJob's COMPLETIONS and DURATION as kube prints them —
+// a finished Job's duration is completionTime - startTime, a running one's
+// the time since it started (`kubectl get job` showed an empty DURATION).
+func TestJobCells(t *testing.T) {
+	now := time.Date(2026, 1, 1, 10, 1, 0, 0, time.UTC)
+	for _, c := range []struct{ name, obj, completions, duration string }{
+		{"complete", `{"spec":{"completions":1,"parallelism":1},"status":{"succeeded":1,"startTime":"2026-01-01T10:00:00Z","completionTime":"2026-01-01T10:00:03Z"}}`, "1/1", "3s"},
+		{"running", `{"spec":{"completions":3},"status":{"startTime":"2026-01-01T10:00:00Z"}}`, "0/3", "60s"},
+		{"not started", `{"spec":{"completions":2}}`, "0/2", ""},
+		{"work queue", `{"spec":{"parallelism":1},"status":{"succeeded":1}}`, "1/1", ""},
+		{"parallel work queue", `{"spec":{"parallelism":3},"status":{"succeeded":2}}`, "2/1 of 3", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o, err := jsonx.DecodeObject([]byte(c.obj))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := jobCompletions(o, now); got != c.completions {
+				t.Errorf("jobCompletions = %#v, want %q", got, c.completions)
+			}
+			if got := jobDuration(o, now); got != c.duration {
+				t.Errorf("jobDuration = %#v, want %q", got, c.duration)
+			}
+		})
+	}
+}
+
+// TestCronJobLastSchedule: LAST SCHEDULE of a CronJob that has not run yet
+// is "<none>" (printCronJob), not "<unknown>".
+func TestCronJobLastSchedule(t *testing.T) {
+	now := time.Date(2026, 1, 1, 10, 5, 0, 0, time.UTC)
+	for _, c := range []struct{ name, obj, want string }{
+		{"never scheduled", `{"status":{}}`, "<none>"},
+		{"no status", `{}`, "<none>"},
+		{"scheduled", `{"status":{"lastScheduleTime":"2026-01-01T10:00:00Z"}}`, "5m"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o, err := jsonx.DecodeObject([]byte(c.obj))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cronJobLastSchedule(o, now); got != c.want {
+				t.Errorf("cronJobLastSchedule = %#v, want %q", got, c.want)
+			}
+		})
+	}
+}

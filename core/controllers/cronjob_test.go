@@ -208,3 +208,31 @@ func TestCronJob(t *testing.T) {
 		}
 	})
 }
+
+// TestRepeatedEventIsAggregated: a controller's same event again is the
+// first Event's count+1, as client-go's EventCorrelator makes it — a Job
+// made with `kubectl create job --from=cronjob/x` is reported
+// "UnexpectedJob" on each sync of its CronJob, and `kubectl describe
+// cronjob` shows one line "(x2 over …)", not one line per sync.
+func TestRepeatedEventIsAggregated(t *testing.T) {
+	e, _ := startAt(t, time.Date(2026, 1, 1, 10, 0, 30, 0, time.UTC), controllers.Options{Nodes: 0}) // the Job keeps running
+	cj := e.must(201, "POST", cronjobs, "application/json", cronJob("x", "0 0 1 1 *", nil))
+	e.idle()
+	e.must(201, "POST", jobs, "application/json", m{"apiVersion": "batch/v1", "kind": "Job",
+		"metadata": m{"name": "manual", "ownerReferences": []any{m{"apiVersion": "batch/v1", "kind": "CronJob",
+			"name": "x", "uid": gets(cj, "metadata", "uid"), "controller": true}}},
+		"spec": get(cj, "spec", "jobTemplate", "spec")})
+	e.idle()
+	e.must(200, "PATCH", cronjobs+"/x", "application/merge-patch+json", m{"metadata": m{"labels": m{"sync": "again"}}})
+	e.idle()
+	var got []string
+	for _, ev := range e.items("/api/v1/namespaces/default/events") {
+		if gets(ev, "involvedObject", "name") == "x" && gets(ev, "reason") == "UnexpectedJob" {
+			got = append(got, fmt.Sprintf("%s count=%d", gets(ev, "message"), geti(ev, "count")))
+		}
+	}
+	want := "Saw a job that the controller did not create or forgot: manual count=2"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("UnexpectedJob events = %q, want [%q]", got, want)
+	}
+}

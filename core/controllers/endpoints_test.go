@@ -65,6 +65,21 @@ func (e *env) sliceOf(svc string) m {
 
 func TestEndpointsAndSlices(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	t.Run("the kubernetes Service's endpoint is the API server", func(t *testing.T) {
+		// kube-apiserver's endpoint reconciler writes them, not the
+		// controllers: `kubectl get endpointslices` lists "kubernetes"
+		// on every cluster, and the controllers leave it alone
+		e, _ := startAt(t, t0, controllers.Options{Nodes: 1})
+		e.idle()
+		ep := e.must(200, "GET", endpoints+"/kubernetes", "", nil)
+		if got, want := js(ep["subsets"]), `[{"addresses":[{"ip":"172.18.0.2"}],"ports":[{"name":"https","port":6443,"protocol":"TCP"}]}]`; got != want {
+			t.Errorf("endpoints/kubernetes subsets = %s, want %s", got, want)
+		}
+		s := e.sliceOf("kubernetes")
+		if got, want := js(s["endpoints"]), `[{"addresses":["172.18.0.2"],"conditions":{"ready":true}}]`; gets(s, "metadata", "name") != "kubernetes" || got != want {
+			t.Errorf("endpointslice %s endpoints = %s, want %s", gets(s, "metadata", "name"), got, want)
+		}
+	})
 	t.Run("ready and not-ready Pods, ports by name", func(t *testing.T) {
 		e, clk := startAt(t, t0, controllers.Options{Nodes: 0})
 		e.must(201, "POST", services, "application/json", service("web", nil))
@@ -130,7 +145,8 @@ func TestEndpointsAndSlices(t *testing.T) {
 		e.idle()
 		e.eventually("endpoints and slices gone", func() (bool, string) {
 			code, _ := e.do("GET", endpoints+"/web", "", nil)
-			return code == 404 && len(e.items(slices)) == 0, js(e.items(slices))
+			l := e.items(slices + "?labelSelector=kubernetes.io%2Fservice-name%3Dweb")
+			return code == 404 && len(l) == 0, js(l)
 		})
 	})
 
@@ -203,7 +219,7 @@ func TestEndpointsAndSlices(t *testing.T) {
 		if code, _ := e.do("GET", endpoints+"/ext", "", nil); code != 404 {
 			t.Errorf("GET endpoints/ext = %d, want 404", code)
 		}
-		if l := e.items(slices); len(l) != 0 {
+		if l := e.items(slices + "?labelSelector=kubernetes.io%2Fservice-name%3Dext"); len(l) != 0 {
 			t.Errorf("slices = %s", js(l))
 		}
 	})

@@ -328,6 +328,31 @@ func TestGracefulDelete(t *testing.T) {
 	}
 }
 
+// TestGracefulDeleteStopsContainers: before its final DELETE the kubelet
+// reports the containers stopped — `kubectl get pods -w` shows the Pod
+// "0/1 Completed" before it goes, as on a real cluster (a finalizer keeps
+// it here to look at).
+func TestGracefulDeleteStopsContainers(t *testing.T) {
+	// with the kubelet's delays, as `make serve` runs it
+	srv := apiserver.New(apiserver.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	mgr := controllers.Start(ctx, srv, srv.Store(), controllers.Options{Logf: t.Logf, Nodes: 1})
+	t.Cleanup(func() { cancel(); <-mgr.Done() })
+	e := &env{t: t, srv: srv, mgr: mgr}
+	p := podWith("web", nil)
+	p["metadata"].(m)["finalizers"] = []any{"example.com/hold"}
+	e.must(201, "POST", pods, "application/json", p)
+	e.waitPhase("web", "Running")
+	e.must(200, "DELETE", pods+"/web", "", nil)
+	e.eventually("containers stopped", func() (bool, string) {
+		p := e.pod("web")
+		cs := asList(get(p, "status", "containerStatuses"))
+		return gets(p, "status", "phase") == "Succeeded" && len(cs) == 1 && gets(cs[0], "state", "terminated", "reason") == "Completed" &&
+			get(cs[0], "ready") == false, js(get(p, "status"))
+	})
+	e.must(200, "PATCH", pods+"/web", "application/merge-patch+json", m{"metadata": m{"finalizers": nil}})
+}
+
 func TestDaemonSetOnePerNode(t *testing.T) {
 	for _, c := range []struct {
 		name  string

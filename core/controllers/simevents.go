@@ -62,7 +62,7 @@ func (m *Manager) recordAs(cl client, o obj, k kindInfo, component, host, fieldP
 		"reportingComponent": component, "reportingInstance": host,
 	}
 	if _, err := cl.do(m.ctx, http.MethodPost, kEvents.path(ns, "", ""), ctJSON, ev); err == nil {
-		if len(m.sentEvents) > 4096 { // the correlator's LRU cache, reduced
+		if m.sentEvents == nil || len(m.sentEvents) > 4096 { // the correlator's LRU cache, reduced
 			m.sentEvents = map[string]*sentEvent{}
 		}
 		m.sentEvents[key] = &sentEvent{ns: ns, name: evName, count: 1}

@@ -21,11 +21,15 @@ const statefulSetController = "statefulset-controller"
 
 func (m *Manager) syncStatefulSet(s obj) error {
 	sname := name(s)
-	var collision *int64
+	// the StatefulSet controller hashes with a collision count always set
+	// (0 before its first status write), unlike the Deployment's: a nil
+	// one at the first sync named the first Pod's revision apart from all
+	// later ones, and the rolling update then replaced that Pod at once
+	var collision int64
 	if c, ok := num(s, "status", "collisionCount"); ok {
-		collision = &c
+		collision = c
 	}
-	revision := sname + "-" + computeHash(child(s, "spec", "template"), collision)
+	revision := sname + "-" + computeHash(child(s, "spec", "template"), &collision)
 	pods := m.claim(s, kStatefulSets, kPods, child(s, "spec", "selector"))
 	byOrdinal := map[int64]obj{}
 	for _, p := range pods {
@@ -68,9 +72,7 @@ func (m *Manager) syncStatefulSet(s obj) error {
 	}
 	st := obj{"replicas": count, "availableReplicas": avail, "currentRevision": currentRev,
 		"updateRevision": revision, "collisionCount": int64(0)}
-	if collision != nil {
-		st["collisionCount"] = *collision
-	}
+	st["collisionCount"] = collision
 	setNonZero(st, "observedGeneration", generation(s))
 	setNonZero(st, "readyReplicas", ready)
 	setNonZero(st, "currentReplicas", current)

@@ -22,10 +22,9 @@ type extras struct {
 	due map[string]time.Time // key → earliest pending deadline (manager clock)
 
 	// worker-goroutine state
-	lastEventNanos int64 // the newest Event name's suffix (events.go)
-	ttlMu          sync.Mutex
-	ttl            map[string]eventLease // Event key → its lease (events_ttl.go)
-	ttlArmed       time.Time             // when the sweep timer fires (zero: not set)
+	ttlMu    sync.Mutex
+	ttl      map[string]eventLease // Event key → its lease (events_ttl.go)
+	ttlArmed time.Time             // when the sweep timer fires (zero: not set)
 
 	epTriggers    map[string]*triggerState // trigger-time trackers by ns/name (endpoints.go)
 	sliceTriggers map[string]*triggerState

@@ -58,6 +58,15 @@ func TestStatefulSetAndDaemonSet(t *testing.T) {
 		return r == 3 && total == 3 && strings.Join(names, ",") == "db-0,db-1,db-2" && geti(s, "status", "readyReplicas") == 3,
 			strings.Join(names, ",")
 	})
+	// each Pod made once, at the one revision: the first sync's revision
+	// once differed (no collisionCount yet) and db-0 was replaced at once
+	e.idle()
+	want := "SuccessfulCreate: create Pod db-0 in StatefulSet db successful\n" +
+		"SuccessfulCreate: create Pod db-1 in StatefulSet db successful\n" +
+		"SuccessfulCreate: create Pod db-2 in StatefulSet db successful"
+	if got := strings.Join(e.eventsFor("default", "db"), "\n"); got != want {
+		t.Errorf("StatefulSet events:\n%s\nwant\n%s", got, want)
+	}
 	e.must(200, "PATCH", "/apis/apps/v1/namespaces/default/statefulsets/db/scale", "application/merge-patch+json", m{"spec": m{"replicas": 1}})
 	e.eventually("scaled to db-0", func() (bool, string) {
 		_, total, _ := e.runningPods("db")
