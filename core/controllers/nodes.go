@@ -33,7 +33,13 @@ const (
 	nodeIPBase        = 2 // sandbox-control-plane is 172.18.0.2
 )
 
-var kNodes = kindInfo{"", "v1", "nodes", "Node", false}
+var (
+	kNodes  = kindInfo{"", "v1", "nodes", "Node", false}
+	kLeases = kindInfo{"coordination.k8s.io", "v1", "leases", "Lease", true}
+)
+
+// nodeLeaseNamespace holds each Node's heartbeat Lease.
+const nodeLeaseNamespace = "kube-node-lease"
 
 // nodeNames are the names of the n Nodes.
 func nodeNames(n int) []string {
@@ -67,18 +73,46 @@ func nodeIP(i int) string { return fmt.Sprintf("172.18.0.%d", i+nodeIPBase) }
 // ensureNodes registers the Nodes that are not stored yet.
 func (m *Manager) ensureNodes() error {
 	for i, n := range nodeNames(m.opts.Nodes) {
-		if m.get(kNodes, "", n) != nil {
-			continue
+		node := m.get(kNodes, "", n)
+		if node == nil {
+			out, err := m.kubelet.do(m.ctx, http.MethodPost, kNodes.path("", "", ""), ctJSON, m.newNode(i, n))
+			if err != nil && !isCode(err, http.StatusConflict) {
+				return err
+			}
+			if err == nil {
+				m.nodeStarted(out)
+				node = out
+			}
 		}
-		out, err := m.kubelet.do(m.ctx, http.MethodPost, kNodes.path("", "", ""), ctJSON, m.newNode(i, n))
-		if err != nil && !isCode(err, http.StatusConflict) {
+		if err := m.ensureNodeLease(node, n); err != nil {
 			return err
-		}
-		if err == nil {
-			m.nodeStarted(out)
 		}
 	}
 	return nil
+}
+
+// ensureNodeLease writes the Node's Lease in kube-node-lease as a
+// starting kubelet does (kubectl describe node prints it): holder the
+// Node, 40 s duration, owned by the Node so it goes with it. The real
+// kubelet renews it every 10 s; the simulation writes it once, so its
+// renewTime is the kubelet's start (no timer churns the watch history).
+func (m *Manager) ensureNodeLease(node obj, n string) error {
+	if node == nil || m.get(kLeases, nodeLeaseNamespace, n) != nil {
+		return nil
+	}
+	lease := obj{
+		"apiVersion": "coordination.k8s.io/v1", "kind": "Lease",
+		"metadata": map[string]any{"name": n, "namespace": nodeLeaseNamespace, "ownerReferences": []any{map[string]any{
+			"apiVersion": "v1", "kind": "Node", "name": n, "uid": str(node, "metadata", "uid"),
+		}}},
+		"spec": map[string]any{"holderIdentity": n, "leaseDurationSeconds": int64(40),
+			"renewTime": m.now().UTC().Format("2006-01-02T15:04:05.000000Z")},
+	}
+	_, err := m.kubelet.do(m.ctx, http.MethodPost, kLeases.path(nodeLeaseNamespace, "", ""), ctJSON, lease)
+	if isCode(err, http.StatusConflict) {
+		return nil
+	}
+	return err
 }
 
 func (m *Manager) newNode(i int, n string) obj {

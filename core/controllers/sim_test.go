@@ -116,6 +116,12 @@ func TestNodesRegistered(t *testing.T) {
 			if gets(no, "spec", "podCIDR") != "10.244."+itoa(int64(i))+".0/24" {
 				t.Errorf("podCIDR = %v", get(no, "spec", "podCIDR"))
 			}
+			lease := e.must(200, "GET", "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/"+names[i], "", nil)
+			owners := asList(get(lease, "metadata", "ownerReferences"))
+			if gets(lease, "spec", "holderIdentity") != names[i] || geti(lease, "spec", "leaseDurationSeconds") != 40 ||
+				len(owners) != 1 || gets(owners[0], "uid") != gets(no, "metadata", "uid") || gets(lease, "spec", "renewTime") == "" {
+				t.Errorf("node lease = %v", lease)
+			}
 			for _, want := range []string{"Starting: Starting kubelet.", "NodeReady: Node " + names[i] + " status is now: NodeReady",
 				"RegisteredNode: Node " + names[i] + " event: Registered Node " + names[i] + " in Controller"} {
 				if ok, got := e.hasEvent(names[i], want); !ok {
