@@ -4,22 +4,11 @@
 // template) answer the real 422 through page → service worker → wasm, and
 // nothing is stored. The texts are those of tests/conformance's transcripts
 // recorded from a real v1.37.2 control plane. Run: make test-browser.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStatic, launch, openSandbox, api } from './lib.mjs';
+import { useBrowser, openSandbox, api } from './lib.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startStatic();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const env = useBrowser();
 
 const PODS = '/api/v1/namespaces/default/pods';
 const DEPLOYS = '/apis/apps/v1/namespaces/default/deployments';
@@ -55,7 +44,7 @@ const cases = [
 ];
 
 test('invalid built-ins answer kube-apiserver\'s 422 in the browser and store nothing', async () => {
-  const page = await openSandbox(browser.context, server.url, '/fixtures/durable.html');
+  const page = await openSandbox(env.browser.context, env.server.url, '/fixtures/durable.html');
   for (const c of cases) {
     const before = await api(page, 'GET', c.path);
     const r = await api(page, 'POST', c.path, c.body);

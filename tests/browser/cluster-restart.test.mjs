@@ -3,25 +3,14 @@
 // next core restores the state from IndexedDB and its controllers resync
 // from it — the scale-up ends with exactly `replicas` Pods (none created
 // twice), the rollout goes on to its end.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStatic, launch, openSandbox, api, killSharedWorkers, closeAll } from './lib.mjs';
+import { useBrowser, openSandbox, api, killSharedWorkers, closeAll } from './lib.mjs';
 import { waitFor, deployment, podsOf, running, ensureNamespace } from './cluster-lib.mjs';
 
-let server;
-let browser;
+const env = useBrowser();
 
-before(async () => {
-  server = await startStatic();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
-
-const open = () => openSandbox(browser.context, server.url, '/fixtures/start.html');
+const open = () => openSandbox(env.browser.context, env.server.url, '/fixtures/start.html');
 const DEPLOY = (ns) => `/apis/apps/v1/namespaces/${ns}/deployments`;
 
 // podEvents follows the Pods of ns through sandbox.watch, which resumes
@@ -52,7 +41,7 @@ test('SharedWorker killed during a scale-up: the new core\'s controllers finish 
   await waitFor('the scale-up to start', async () => (await events()).filter(([t]) => t === 'ADDED').length >= 3, 60000);
   const before = await page.evaluate(() => window.sandbox.info.instance);
   const midway = (await events()).filter(([t]) => t === 'ADDED').length;
-  assert.equal(await killSharedWorkers(browser), 1, 'one SharedWorker');
+  assert.equal(await killSharedWorkers(env.browser), 1, 'one SharedWorker');
   t.diagnostic(`killed after ${midway} of ${N - 1} new Pods`);
   assert.ok(midway < N - 1, `the kill came in the middle of the scale-up (${midway} of ${N - 1} Pods made)`);
 
@@ -85,7 +74,7 @@ test('every page closed in the middle of a rollout: the next core restores it fr
   assert.equal((await api(page, 'PATCH', `${DEPLOY(ns)}/web`, patch, 'application/strategic-merge-patch+json')).status, 200);
   await waitFor('the new ReplicaSet', async () => (await api(page, 'GET', `/apis/apps/v1/namespaces/${ns}/replicasets`)).body.items.length === 2, 60000);
   const before = await page.evaluate(() => window.sandbox.info.instance);
-  await closeAll(browser, [page]); // the SharedWorker ends with its last page
+  await closeAll(env.browser, [page]); // the SharedWorker ends with its last page
 
   page = await open();
   assert.notEqual(await page.evaluate(() => window.sandbox.info.instance), before, 'a new SharedWorker');

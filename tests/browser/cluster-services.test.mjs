@@ -4,24 +4,16 @@
 // controllers of core/controllers (branch h13-ctl): without them these
 // tests fail, as they should — the browser runs whatever controllers the
 // core has, with nothing browser-specific to add.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStatic, launch, openSandbox, api } from './lib.mjs';
+import { useBrowser, openSandbox, api } from './lib.mjs';
 import { waitFor, deployment, podsOf, running, ensureNamespace } from './cluster-lib.mjs';
 
-let server;
-let browser;
+const env = useBrowser();
 let page;
 
 before(async () => {
-  server = await startStatic();
-  browser = await launch();
-  page = await openSandbox(browser.context, server.url, '/fixtures/start.html');
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
+  page = await openSandbox(env.browser.context, env.server.url, '/fixtures/start.html');
 });
 
 test('a Service gets an EndpointSlice listing its ready Pods', async () => {

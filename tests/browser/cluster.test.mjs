@@ -7,24 +7,16 @@
 //
 // Every wait is a condition polled with a generous deadline (the machine
 // is shared; Pods may pass through phases before Running).
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStatic, launch, openSandbox, api } from './lib.mjs';
+import { useBrowser, openSandbox, api } from './lib.mjs';
 import { waitFor, deployment, podsOf, running, ensureNamespace, startWatches } from './cluster-lib.mjs';
 
-let server;
-let browser;
+const env = useBrowser();
 let page;
 
 before(async () => {
-  server = await startStatic();
-  browser = await launch();
-  page = await openSandbox(browser.context, server.url, '/fixtures/start.html');
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
+  page = await openSandbox(env.browser.context, env.server.url, '/fixtures/start.html');
 });
 
 const DEPLOY = (ns) => `/apis/apps/v1/namespaces/${ns}/deployments`;
@@ -148,7 +140,7 @@ test('deleting a namespace with workloads in it removes it and everything in it'
 });
 
 test('createSandbox({nodes: 0}): the controllers make the Pods, nothing runs them — they stay Pending', async () => {
-  const p = await openSandbox(browser.context, server.url, '/fixtures/no-nodes.html');
+  const p = await openSandbox(env.browser.context, env.server.url, '/fixtures/no-nodes.html');
   const base = await p.evaluate(() => window.sandbox.base);
   assert.equal(base, '/sandbox/no-nodes');
   const ns = 'default';

@@ -6,30 +6,19 @@
 // Pages load tests/browser/fixtures/durable.html: a sandbox with its own
 // SharedWorker that snapshots every 20 events and keeps 5 after the
 // snapshot, so compaction and the watch window's edge are reached quickly.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStatic, launch, openSandbox, api, killSharedWorkers, closeAll as closeAllPages } from './lib.mjs';
+import { useBrowser, openSandbox, api, killSharedWorkers, closeAll as closeAllPages } from './lib.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startStatic();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const env = useBrowser();
 
 const CM = '/api/v1/namespaces/default/configmaps';
 
-const open = () => openSandbox(browser.context, server.url, '/fixtures/durable.html');
+const open = () => openSandbox(env.browser.context, env.server.url, '/fixtures/durable.html');
 
-const closeAll = (pages) => closeAllPages(browser, pages);
+const closeAll = (pages) => closeAllPages(env.browser, pages);
 async function killWorker() {
-  assert.equal(await killSharedWorkers(browser), 1, 'one SharedWorker');
+  assert.equal(await killSharedWorkers(env.browser), 1, 'one SharedWorker');
 }
 
 const cm = (name, data = { k: 'v' }) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
@@ -184,18 +173,18 @@ test('a full quota fails the write with a Status, and nothing is half-written', 
   await check('injected');
   await page.evaluate(() => window.sandbox._fault(null));
   // 2. the browser's own quota, made tiny through CDP
-  const cdp = await browser.context.newCDPSession(page);
-  await cdp.send('Storage.overrideQuotaForOrigin', { origin: server.url, quotaSize: 1 });
+  const cdp = await env.browser.context.newCDPSession(page);
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin: env.server.url, quotaSize: 1 });
   const real = await api(page, 'POST', CM, cm('q-big', { blob: 'x'.repeat(200000) }));
   if (real.status === 201) {
     t.diagnostic('the overridden origin quota did not fail the IndexedDB write (quota accounting is lazy)');
     await api(page, 'DELETE', `${CM}/q-big`);
   } else {
-    await cdp.send('Storage.overrideQuotaForOrigin', { origin: server.url, quotaSize: 1 }); // (kept)
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: env.server.url, quotaSize: 1 }); // (kept)
     assert.equal(real.status, 500, JSON.stringify(real.body).slice(0, 300));
     assert.match(real.body.message, /QuotaExceededError/);
   }
-  await cdp.send('Storage.overrideQuotaForOrigin', { origin: server.url });
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin: env.server.url });
   await cdp.detach();
   // the next write works and takes the next revision; after a restart the
   // failed write is nowhere and the revisions still only go up

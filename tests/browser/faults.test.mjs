@@ -5,28 +5,17 @@
 // every acknowledged write is there, resourceVersions only go up, and a
 // watch either continues without a gap or says 410 — never a silent gap.
 // Run: make test-browser.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStatic, launch, openSandbox, api, killSharedWorkers, sharedWorkers } from './lib.mjs';
+import { useBrowser, openSandbox, api, killSharedWorkers, sharedWorkers } from './lib.mjs';
 import { waitFor } from './cluster-lib.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startStatic();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const env = useBrowser();
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const rvOf = (o) => Number(o.metadata.resourceVersion);
 
-const open = () => openSandbox(browser.context, server.url, '/fixtures/durable.html');
+const open = () => openSandbox(env.browser.context, env.server.url, '/fixtures/durable.html');
 
 // burst starts n concurrent creates named prefix-0…n-1 in the page; the
 // outcomes collect in window.burst (status + body, or the network error).
@@ -108,7 +97,7 @@ test('SharedWorker killed during a burst of writes: acknowledged writes survive,
   await burst(page, 'kb', 60);
   await page.waitForFunction(() => window.burst.acked >= 5, null, { polling: 10 });
   const before = await page.evaluate(() => window.sandbox.info.instance);
-  assert.equal(await killSharedWorkers(browser), 1);
+  assert.equal(await killSharedWorkers(env.browser), 1);
   const results = await burstDone(page);
   const acked = results.filter((r) => r.status === 201).length;
   const failed = results.filter((r) => r.status !== 201);
@@ -151,7 +140,7 @@ test('SharedWorker killed under an open watch: the watch resumes from its last r
   };
   for (let i = 0; i < 5; i++) await write('wk-' + i);
   await page.waitForFunction(() => window.seen.length >= 5, null, { polling: 20 });
-  assert.equal(await killSharedWorkers(browser), 1);
+  assert.equal(await killSharedWorkers(env.browser), 1);
   for (let i = 5; i < 10; i++) await write('wk-' + i);
   await page.waitForFunction(() => window.seen.filter((e) => e[1].startsWith('wk-')).length >= 10 || window.watchError,
     null, { polling: 50, timeout: 60000 });
@@ -182,7 +171,7 @@ test('service worker stopped during a burst of writes and under a watch: the nex
   }, { path: CM, from });
   await burst(page, 'sb', 40);
   await page.waitForFunction(() => window.burst.acked >= 3, null, { polling: 10 });
-  const cdp = await browser.context.newCDPSession(page);
+  const cdp = await env.browser.context.newCDPSession(page);
   await cdp.send('ServiceWorker.enable');
   await cdp.send('ServiceWorker.stopAllWorkers');
   const results = await burstDone(page);
@@ -224,7 +213,7 @@ test('a page reloaded in the middle of its requests: each write happened whole o
 
 test('four pages racing RV-guarded read-modify-write on one object: no lost update, every 409 retried', async () => {
   const pages = [await open(), await open(), await open(), await open()];
-  assert.equal((await sharedWorkers(browser)).length, 1, 'one core for all pages');
+  assert.equal((await sharedWorkers(env.browser)).length, 1, 'one core for all pages');
   const made = await api(pages[0], 'POST', CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'counter' }, data: { n: '0' } });
   assert.equal(made.status, 201);
   const PER = 15;

@@ -3,31 +3,20 @@
 // in a dedicated Worker, and every tab's API requests reach that one core
 // through the service worker. Closing the leader hands the lock to the next
 // tab, whose new core restores the state from IndexedDB.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStatic, launch } from './lib.mjs';
+import { useBrowser } from './lib.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startStatic();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const env = useBrowser();
 
 const CM = '/api/v1/namespaces/default/configmaps';
 
 // openWithoutSharedWorker opens the playground as a browser without SharedWorker would.
 async function openWithoutSharedWorker() {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   page.on('pageerror', (e) => console.error('[page error]', e.message));
   await page.addInitScript(() => { delete window.SharedWorker; });
-  await page.goto(server.url + '/');
+  await page.goto(env.server.url + '/');
   await page.evaluate(() => window.sandbox.ready);
   return page;
 }

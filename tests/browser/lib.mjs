@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname, extname, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
 
 export const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = join(repo, process.env.BIN || 'bin');
@@ -87,6 +88,26 @@ export async function launch() {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** useBrowser registers the hooks most test files share: before them a
+ *  static server (startStatic) and a fresh browser profile (launch), after
+ *  them both closed. Its fields are set once its before hook has run:
+ *
+ *    const env = useBrowser();
+ *    test('…', async () => { const page = await openSandbox(env.browser.context, env.server.url); … });
+ */
+export function useBrowser() {
+  const env = { server: null, browser: null };
+  before(async () => {
+    env.server = await startStatic();
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    env.server?.stop();
+  });
+  return env;
 }
 
 /** openSandbox opens path (default: the playground) and waits until its

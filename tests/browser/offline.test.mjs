@@ -4,22 +4,11 @@
 // static server gone — still loads the page, starts the wasm and answers
 // the API. API requests never reach the static server, online or offline.
 // Run: make test-browser (or node --test tests/browser/offline.test.mjs).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStatic, launch, openSandbox } from './lib.mjs';
+import { useBrowser, openSandbox } from './lib.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startStatic();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const env = useBrowser();
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const API = /^\/(version|api|apis|openapi|livez|readyz|healthz)(\/|\?|$)/;
@@ -76,9 +65,9 @@ async function waitCached(page) {
 }
 
 test('after one visit the playground loads and answers the API offline', async () => {
-  const { context } = browser;
+  const { context } = env.browser;
   // 1. First visit, online: store a ConfigMap (IndexedDB) and let the caches fill.
-  let page = await openSandbox(context, server.url);
+  let page = await openSandbox(context, env.server.url);
   assert.equal((await api(page, 'POST', CM, configMap('before-offline'))).status, 201);
   const all = await waitCached(page);
   const runtime = Object.keys(all).find((k) => k.startsWith('kubesandbox-v1-runtime-'));
@@ -112,18 +101,18 @@ test('after one visit the playground loads and answers the API offline', async (
   assert.equal((await api(page, 'GET', CM + '/offline-1')).status, 200);
   assert.equal((await api(page, 'GET', '/api/v1/namespaces/nope/configmaps/x')).status, 404);
 
-  const seen = await server.requests();
+  const seen = await env.server.requests();
   assert.ok(seen.includes('/'), 'the first visit came from the static server');
   assert.deepEqual(seen.filter((p) => API.test(p)), [], 'no API path reached the static server');
 
   // 3. Static server gone, every page closed: a new page starts a new Go core,
   //    its worker.js, wasm_exec.js and kubesandbox.wasm all from the cache.
-  server.stop();
+  env.server.stop();
   await new Promise((r) => setTimeout(r, 300));
-  await assert.rejects(fetch(server.url + '/'), 'the static server is stopped');
+  await assert.rejects(fetch(env.server.url + '/'), 'the static server is stopped');
   await page.close();
   await new Promise((r) => setTimeout(r, 1000)); // the SharedWorker ends with its last page
-  page = await openSandbox(context, server.url);
+  page = await openSandbox(context, env.server.url);
   const info = await page.evaluate(() => ({ ...window.sandbox.info }));
   assert.notEqual(info.instance, firstInstance, 'a fresh core started from the cached wasm');
   assert.equal(await page.title(), (await page.evaluate(() => document.title)));

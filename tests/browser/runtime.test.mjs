@@ -1,21 +1,10 @@
 // The browser runtime end to end, in Debian's headless Chromium:
 // page → service worker → SharedWorker (Go wasm core). Run: make test-browser.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStatic, launch, openSandbox } from './lib.mjs';
+import { useBrowser, openSandbox } from './lib.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startStatic();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const env = useBrowser();
 
 const CM = '/api/v1/namespaces/default/configmaps';
 
@@ -34,15 +23,15 @@ async function post(page, path, obj) {
 }
 
 test('the page is controlled on its first visit', async () => {
-  const page = await openSandbox(browser.context, server.url);
+  const page = await openSandbox(env.browser.context, env.server.url);
   assert.equal(await page.evaluate(() => navigator.serviceWorker.controller !== null), true);
   assert.equal(await page.evaluate(() => navigator.serviceWorker.controller.scriptURL),
-    server.url + '/web/sw.js');
+    env.server.url + '/web/sw.js');
   await page.close();
 });
 
 test('/version is answered by the wasm core, never by the static server', async () => {
-  const page = await openSandbox(browser.context, server.url);
+  const page = await openSandbox(env.browser.context, env.server.url);
   const res = await page.evaluate(async () => {
     const r = await fetch('/version');
     return { status: r.status, type: r.headers.get('content-type'), body: await r.json() };
@@ -51,33 +40,33 @@ test('/version is answered by the wasm core, never by the static server', async 
   assert.equal(res.type, 'application/json');
   assert.equal(res.body.major, '1');
   assert.match(res.body.gitVersion, /kubesandbox/);
-  const seen = await server.requests();
+  const seen = await env.server.requests();
   assert.ok(seen.includes('/web/kubesandbox.wasm'), 'the wasm came from the static server');
   assert.deepEqual(seen.filter((p) => /^\/(version|api|apis|openapi|livez|readyz|healthz)(\/|\?|$)/.test(p)), [],
     'no API path reached the static server');
   // and the static server itself would not have answered it
-  assert.equal((await fetch(server.url + '/version')).status, 404);
+  assert.equal((await fetch(env.server.url + '/version')).status, 404);
   await page.close();
 });
 
 test('non-API paths pass through to the static server', async () => {
-  const page = await openSandbox(browser.context, server.url);
+  const page = await openSandbox(env.browser.context, env.server.url);
   const res = await page.evaluate(async () => {
     const r = await fetch('/fixtures/hello.txt?from=page');
     return { status: r.status, body: await r.text() };
   });
   assert.deepEqual(res, { status: 200, body: 'hello from the static server\n' });
-  assert.ok((await server.requests()).includes('/fixtures/hello.txt?from=page'));
+  assert.ok((await env.server.requests()).includes('/fixtures/hello.txt?from=page'));
   // a path that only looks like an API prefix is not one
   const apidocs = await page.evaluate(async () => (await fetch('/apidocs')).status);
   assert.equal(apidocs, 404);
-  assert.ok((await server.requests()).includes('/apidocs'));
+  assert.ok((await env.server.requests()).includes('/apidocs'));
   await page.close();
 });
 
 test('two pages share one SharedWorker and see each other\'s writes', async (t) => {
-  const a = await openSandbox(browser.context, server.url);
-  const b = await openSandbox(browser.context, server.url);
+  const a = await openSandbox(env.browser.context, env.server.url);
+  const b = await openSandbox(env.browser.context, env.server.url);
   const ia = await a.evaluate(() => window.sandbox.info.instance);
   const ib = await b.evaluate(() => window.sandbox.info.instance);
   assert.ok(ia);
@@ -101,8 +90,8 @@ test('two pages share one SharedWorker and see each other\'s writes', async (t) 
 });
 
 test('a watch streams events through the service worker, and cancelling it breaks nothing', async (t) => {
-  const a = await openSandbox(browser.context, server.url);
-  const b = await openSandbox(browser.context, server.url);
+  const a = await openSandbox(env.browser.context, env.server.url);
+  const b = await openSandbox(env.browser.context, env.server.url);
   const probe = await a.evaluate(async (p) => {
     const r = await fetch(p + '?watch=1&timeoutSeconds=1');
     const status = r.status;
@@ -161,11 +150,11 @@ test('a watch streams events through the service worker, and cancelling it break
 });
 
 test('after the browser stops the service worker, the next request asks a page for a port again', async () => {
-  const page = await openSandbox(browser.context, server.url);
+  const page = await openSandbox(env.browser.context, env.server.url);
   const before = await page.evaluate(() => window.sandbox.info.instance);
   const handed = await page.evaluate(() => window.sandbox.info.portsHanded);
   assert.equal(await page.evaluate(async () => (await fetch('/version')).status), 200);
-  const cdp = await browser.context.newCDPSession(page);
+  const cdp = await env.browser.context.newCDPSession(page);
   await cdp.send('ServiceWorker.enable');
   await cdp.send('ServiceWorker.stopAllWorkers');
   await page.waitForTimeout(200);
@@ -185,9 +174,9 @@ test('after the browser stops the service worker, the next request asks a page f
 test('an API request from a page that is not running sandbox.js is still answered', async () => {
   // The sandbox page hands ports; a second, plain page under the same
   // service worker is answered through the port the worker already holds.
-  const owner = await openSandbox(browser.context, server.url);
-  const plain = await browser.context.newPage();
-  await plain.goto(server.url + '/fixtures/plain.html');
+  const owner = await openSandbox(env.browser.context, env.server.url);
+  const plain = await env.browser.context.newPage();
+  await plain.goto(env.server.url + '/fixtures/plain.html');
   assert.equal(await plain.evaluate(() => navigator.serviceWorker.controller !== null), true);
   const body = await plain.evaluate(async () => (await fetch('/version')).json());
   assert.match(body.gitVersion, /kubesandbox/);
@@ -196,7 +185,7 @@ test('an API request from a page that is not running sandbox.js is still answere
 });
 
 test('wasm memory stays flat over many requests (no per-request leak)', async (t) => {
-  const page = await openSandbox(browser.context, server.url);
+  const page = await openSandbox(env.browser.context, env.server.url);
   const run = (n) => page.evaluate(async ({ n, path }) => {
     for (let i = 0; i < n; i++) {
       const r = await fetch(i % 2 ? '/version' : path, i % 4 === 2 ? { method: 'POST', body: '{' } : undefined);
