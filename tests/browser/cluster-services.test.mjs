@@ -4,16 +4,14 @@
 // controllers of core/controllers (branch h13-ctl): without them these
 // tests fail, as they should — the browser runs whatever controllers the
 // core has, with nothing browser-specific to add.
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser, openSandbox, api } from './lib.mjs';
 import { waitFor, deployment, podsOf, running, ensureNamespace } from './cluster-lib.mjs';
 
-const env = useBrowser();
 let page;
-
-before(async () => {
-  page = await openSandbox(env.browser.context, env.server.url, '/fixtures/start.html');
+const env = useBrowser(async ({ browser, server }) => {
+  page = await openSandbox(browser.context, server.url, '/fixtures/start.html');
 });
 
 test('a Service gets an EndpointSlice listing its ready Pods', async () => {

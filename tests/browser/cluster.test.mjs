@@ -7,16 +7,14 @@
 //
 // Every wait is a condition polled with a generous deadline (the machine
 // is shared; Pods may pass through phases before Running).
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser, openSandbox, api } from './lib.mjs';
 import { waitFor, deployment, podsOf, running, ensureNamespace, startWatches } from './cluster-lib.mjs';
 
-const env = useBrowser();
 let page;
-
-before(async () => {
-  page = await openSandbox(env.browser.context, env.server.url, '/fixtures/start.html');
+const env = useBrowser(async ({ browser, server }) => {
+  page = await openSandbox(browser.context, server.url, '/fixtures/start.html');
 });
 
 const DEPLOY = (ns) => `/apis/apps/v1/namespaces/${ns}/deployments`;

@@ -92,16 +92,20 @@ export async function launch() {
 
 /** useBrowser registers the hooks most test files share: before them a
  *  static server (startStatic) and a fresh browser profile (launch), after
- *  them both closed. Its fields are set once its before hook has run:
+ *  them both closed. Its fields are set once its before hook has run;
+ *  then(env), if given, runs in that hook after them (a file's own
+ *  `before` may run first: Node orders hooks registered from another
+ *  module before the file's own):
  *
  *    const env = useBrowser();
  *    test('…', async () => { const page = await openSandbox(env.browser.context, env.server.url); … });
  */
-export function useBrowser() {
+export function useBrowser(then) {
   const env = { server: null, browser: null };
   before(async () => {
     env.server = await startStatic();
     env.browser = await launch();
+    if (then) await then(env);
   });
   after(async () => {
     await env.browser?.close();
