@@ -63,6 +63,7 @@ func cronJobTimezone(o resource.Object, _ time.Time) any {
 func cronJobActive(o resource.Object, _ time.Time) any {
 	return int64(lenOf(nestedOr(o, "status", "active")))
 }
+
 // cronJobLastSchedule is printCronJob's LAST SCHEDULE: the age of
 // status.lastScheduleTime, "<none>" before the first scheduled Job.
 func cronJobLastSchedule(o resource.Object, now time.Time) any {
