@@ -26,11 +26,7 @@ func (q *request) get() error {
 	if err := q.waitForRV(q.query.Get("resourceVersion")); err != nil {
 		return err
 	}
-	kv, _, err := q.s.store.Get(q.key(), 0)
-	if err != nil {
-		return storeErr(err, q.gr(), q.ri.name)
-	}
-	obj, err := q.decodeStored(kv)
+	obj, err := q.current()
 	if err != nil {
 		return err
 	}
@@ -334,4 +330,14 @@ func (q *request) respondList(items []any, lm map[string]any) error {
 	return q.respond(http.StatusOK, object{
 		"apiVersion": q.res.GroupVersion(), "kind": q.res.ListKind, "metadata": lm, "items": items,
 	})
+}
+
+// current is the request's object as stored now, decoded; its NotFound
+// (or other store error) as the Status a GET answers.
+func (q *request) current() (object, error) {
+	kv, _, err := q.s.store.Get(q.key(), 0)
+	if err != nil {
+		return nil, storeErr(err, q.gr(), q.ri.name)
+	}
+	return q.decodeStored(kv)
 }

@@ -50,11 +50,7 @@ func scaleOf(res *resource.Resource, obj object) object {
 }
 
 func (q *request) getScale() error {
-	kv, _, err := q.s.store.Get(q.key(), 0)
-	if err != nil {
-		return storeErr(err, q.gr(), q.ri.name)
-	}
-	obj, err := q.decodeStored(kv)
+	obj, err := q.current()
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"net/http"
+	"slices"
 	"sort"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
@@ -30,18 +31,10 @@ func ownSubresource(res *resource.Resource, name string) *resource.Subresource {
 
 func (q *request) serveSubresource(sub *resource.Subresource) error {
 	gr := apierr.GR{Group: q.res.Group, Resource: q.res.Resource + "/" + sub.Name}
-	allowed := false
-	for _, v := range sub.Verbs {
-		allowed = allowed || v == q.ri.verb
-	}
-	if !allowed {
+	if !slices.Contains(sub.Verbs, q.ri.verb) {
 		return apierr.MethodNotSupported(gr, q.ri.verb)
 	}
-	kv, _, err := q.s.store.Get(q.key(), 0)
-	if err != nil {
-		return storeErr(err, q.gr(), q.ri.name)
-	}
-	obj, err := q.decodeStored(kv)
+	obj, err := q.current()
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
@@ -97,10 +98,7 @@ func (q *request) tableRow(cells []any, it object) map[string]any {
 		// as kube converts each row's object to the request's version:
 		// list items carry their apiVersion and kind there (kubectl's
 		// --sort-by decodes them)
-		o := make(object, len(it)+2)
-		for k, v := range it {
-			o[k] = v
-		}
+		o := maps.Clone(it)
 		o["apiVersion"], o["kind"] = q.res.GroupVersion(), q.res.Kind
 		row["object"] = o
 	default:
