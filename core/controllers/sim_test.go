@@ -29,6 +29,17 @@ func (e *env) events(name string) []string {
 	return out
 }
 
+// hasEventSoon is hasEvent polled for a while: the writer's event and its
+// status write are two requests, and either may land first.
+func (e *env) hasEventSoon(name, want string) (ok bool, got string) {
+	for deadline := time.Now().Add(liveness); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if ok, got = e.hasEvent(name, want); ok {
+			return
+		}
+	}
+	return
+}
+
 func (e *env) hasEvent(name, want string) (bool, string) {
 	evs := e.events(name)
 	for _, s := range evs {
@@ -124,7 +135,7 @@ func TestNodesRegistered(t *testing.T) {
 			}
 			for _, want := range []string{"Starting: Starting kubelet.", "NodeReady: Node " + names[i] + " status is now: NodeReady",
 				"RegisteredNode: Node " + names[i] + " event: Registered Node " + names[i] + " in Controller"} {
-				if ok, got := e.hasEvent(names[i], want); !ok {
+				if ok, got := e.hasEventSoon(names[i], want); !ok {
 					t.Errorf("no %q in %s", want, got)
 				}
 			}
@@ -188,7 +199,7 @@ func TestDeploymentSpreadsOverWorkers(t *testing.T) {
 			name := gets(p, "metadata", "name")
 			for _, want := range []string{"Scheduled: Successfully assigned default/" + name + " to " + node,
 				`Pulling: Pulling image "nginx:latest"`, "Created: Container created", "Started: Container started"} {
-				if ok, got := e.hasEvent(name, want); !ok {
+				if ok, got := e.hasEventSoon(name, want); !ok {
 					t.Errorf("no %q in %s", want, got)
 				}
 			}
@@ -253,7 +264,13 @@ func TestScheduling(t *testing.T) {
 			e.must(201, "POST", pods, "application/json", podWith("p", c.spec))
 			if c.want != "" {
 				e.eventually("FailedScheduling", func() (bool, string) { return e.hasEvent("p", "FailedScheduling: "+c.want) })
-				p := e.pod("p")
+				// The event and the PodScheduled condition are two writes, as
+				// kube-scheduler's; either may be seen first.
+				var p m
+				e.eventually("PodScheduled=False", func() (bool, string) {
+					p = e.pod("p")
+					return cond(p, "PodScheduled") != nil, gets(p, "status", "phase")
+				})
 				sc := cond(p, "PodScheduled")
 				if gets(p, "status", "phase") != "Pending" || sc["status"] != "False" || sc["reason"] != "Unschedulable" || sc["message"] != c.want {
 					t.Errorf("status = %v", get(p, "status"))
@@ -298,7 +315,7 @@ func TestImagePullFailure(t *testing.T) {
 		"Failed: Error: ImagePullBackOff",
 	} {
 		t.Run(want, func(t *testing.T) {
-			if ok, got := e.hasEvent("bad", want); !ok {
+			if ok, got := e.hasEventSoon("bad", want); !ok {
 				t.Errorf("events: %s", got)
 			}
 		})
@@ -329,7 +346,7 @@ func TestGracefulDelete(t *testing.T) {
 		code, _ := e.do("GET", pods+"/web", "", nil)
 		return code == 404, itoa(int64(code))
 	})
-	if ok, got := e.hasEvent("web", "Killing: Stopping container app"); !ok {
+	if ok, got := e.hasEventSoon("web", "Killing: Stopping container app"); !ok {
 		t.Errorf("events: %s", got)
 	}
 }
