@@ -23,7 +23,11 @@
 // cluster of its own (its own SharedWorker and IndexedDB database), whose
 // API is at /sandbox/ex1/api/… ; its fetch() and watch() add that base to
 // root-relative paths (ks.base is '/sandbox/ex1'). Sandboxes never see each
-// other's objects.
+// other's objects. createSandbox({ sandbox: 'ex1', rootAPI: false }): only
+// /sandbox/<name>/… is routed, so a site's own /api/… pages stay its own
+// (every page of the origin must then pass the same: one service worker).
+// A host that cannot send Service-Worker-Allowed: serve a copy of sw.js at
+// the site root, createSandbox({ swUrl: '/sw.js' }) (docs/embedding.md).
 // The core runs the cluster's controllers (garbage collector, Deployments →
 // ReplicaSets → Pods, StatefulSets, Jobs, ServiceAccounts) and a simulated
 // kubelet that makes Pods Running — no container ever runs.
@@ -114,17 +118,22 @@ function decodeEvent(line) {
 }
 
 export function createSandbox({
-  swUrl = new URL('sw.js', here).href,
-  workerUrl = new URL('worker.js', here).href,
+  runtime = here.href, // the folder of worker.js, kubesandbox.wasm, kubectl.js (default: this file's)
+  swUrl, // default runtime + 'sw.js'; '/sw.js': a copy at the site root (no Service-Worker-Allowed needed)
+  workerUrl, // default runtime + 'worker.js'
   scope = '/',
   prefixes, // e.g. ['/api', '/apis']; default: the service worker's list
   name = 'kubesandbox',
   sandbox = '', // '' = the origin's default cluster; else a cluster of its own
   sandboxes = '/sandbox/', // where named sandboxes live (the service worker's ?sandboxes=)
+  rootAPI = true, // false: the default sandbox gets no /api/…: only /sandbox/<name>/… is routed (sw.js?root=0)
   nodes, // simulated Nodes for the in-process controllers (default 3, as make serve; 0: Pods stay Pending)
   controllers = true, // false: the API server alone, no controllers (as kubesandbox -controllers=false)
   onProgress = () => {},
 } = {}) {
+  runtime = new URL(runtime, location.href);
+  swUrl = new URL(swUrl || 'sw.js', swUrl ? location.href : runtime).href;
+  workerUrl = new URL(workerUrl || 'worker.js', workerUrl ? location.href : runtime).href;
   const base = sandbox ? sandboxes + encodeURIComponent(sandbox) : '';
   if (sandbox || nodes !== undefined || !controllers) {
     // worker.js?db=…&nodes=… (every page of one sandbox must pass the same:
@@ -160,7 +169,7 @@ export function createSandbox({
     if (!worker || !target) return;
     const ch = new MessageChannel();
     port.postMessage({ t: 'connect' }, [ch.port1]);
-    target.postMessage({ type: 'kubesandbox:port', sandbox }, [ch.port2]);
+    target.postMessage({ type: 'kubesandbox:port', sandbox, warm: loadedFiles() }, [ch.port2]);
     info.portsHanded++;
   }
 
@@ -185,9 +194,12 @@ export function createSandbox({
       await answerNeedPort(e.source);
     });
     sw.startMessages();
-    const url = new URL(swUrl);
+    const url = new URL(swUrl, location.href);
+    // sw.js away from the runtime (a copy at the site root): tell it where the rest is
+    if (new URL('.', url).href !== runtime.href) url.searchParams.set('runtime', runtime.pathname);
     if (prefixes) url.searchParams.set('prefixes', prefixes.join(','));
     if (sandboxes !== '/sandbox/') url.searchParams.set('sandboxes', sandboxes);
+    if (!rootAPI) url.searchParams.set('root', '0');
     // Already controlled by this service worker (a revisit): register in
     // the background (it checks for an update; measured to take up to 2 s
     // on a loaded machine) and go on with the running one.
@@ -202,13 +214,22 @@ export function createSandbox({
     await coreReady;
   }
 
+  // loadedFiles lists the same-origin files this page loaded (before the
+  // service worker controlled it, on a first visit, these bypassed it):
+  // the service worker stores them too, for offline use.
+  function loadedFiles() {
+    if (typeof performance === 'undefined' || !performance.getEntriesByType) return [];
+    return performance.getEntriesByType('resource').map((e) => e.name)
+      .filter((u) => u.startsWith(location.origin + '/')).slice(0, 200);
+  }
+
   // registerError says what to fix when the service worker cannot be
   // registered: most often the host does not allow sw.js (under /web/) to
   // control the scope (/).
   function registerError(err, url, scope) {
     const where = new URL(scope, location.href).pathname;
     if (err && err.name === 'SecurityError' && /scope/i.test(err.message)) {
-      return new Error(`kubesandbox: the service worker ${url.pathname} may not control ${where}: serve it with the header "Service-Worker-Allowed: ${where}", or put sw.js (with sw-cache.js) at ${where} (${err.message})`);
+      return new Error(`kubesandbox: the service worker ${url.pathname} may not control ${where}: serve it with the header "Service-Worker-Allowed: ${where}", or put a copy of sw.js at ${where} and pass createSandbox({ swUrl: '${where}sw.js' }) (<kube-example>: <meta name="kubesandbox-sw" content="${where}sw.js">) (${err.message})`);
     }
     return new Error(`kubesandbox: the service worker ${url.pathname} could not be registered: ${err && err.message || err}`);
   }
@@ -447,7 +468,7 @@ export function createSandbox({
   async function kubectl(args, opts) {
     await ready;
     if (!kubectlRunner) {
-      kubectlRunner = import(new URL('kubectl.js', here).href)
+      kubectlRunner = import(new URL('kubectl.js', runtime).href)
         .then((m) => m.createKubectl({ server: location.origin + base }));
     }
     return (await kubectlRunner).run(args, opts);

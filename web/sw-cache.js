@@ -3,12 +3,12 @@
 // The router calls it for everything that is not an API path:
 //
 //   importScripts('sw-cache.js');
-//   const offline = kubesandboxOfflineCache({ isAPI: (path) => … });
+//   const offline = kubesandboxOfflineCache({ isAPI: (path) => …, runtime: folderURL });
 //   install: e.waitUntil(offline.install())    activate: offline.activate()
 //   a page handed a port: e.waitUntil(offline.warm([pageURL]))
 //   fetch: offline.fetch(e) answers it (e.respondWith) or leaves it alone
 //
-// The runtime (ASSETS, next to sw.js) is stored on install, as a unit, in
+// The runtime (ASSETS, in `runtime`: the folder of sw.js unless sw.js?runtime=… says) is stored on install, as a unit, in
 // a cache named after its build (kubesandbox.wasm.sha256), e.g.
 // "kubesandbox-v1-runtime-5b8cf8fe188ef433"; the first SharedWorker starts
 // before the service worker controls anything, so it cannot be cached on
@@ -20,15 +20,15 @@
 // router never hands them here).
 'use strict';
 
-function kubesandboxOfflineCache({ isAPI }) {
+function kubesandboxOfflineCache({ isAPI, runtime = self.location.href }) {
   const CACHE_PREFIX = 'kubesandbox-v1-'; // bump when the cache layout changes
   const PAGES = CACHE_PREFIX + 'pages';
   const RUNTIME = CACHE_PREFIX + 'runtime-';
-  const ASSETS = ['worker.js', 'wasm_exec.js', 'kubesandbox.wasm', 'sandbox.js'].map((f) => new URL(f, self.location.href).href);
-  const SUM = new URL('kubesandbox.wasm.sha256', self.location.href).href;
+  const ASSETS = ['worker.js', 'wasm_exec.js', 'kubesandbox.wasm', 'sandbox.js'].map((f) => new URL(f, runtime).href);
+  const SUM = new URL('kubesandbox.wasm.sha256', runtime).href;
   // kubectl (web/kubectl.js) is loaded on first use, never on install: its
   // wasm is stored when first fetched, and replaced when kubectl.wasm.sha256 changes.
-  const KUBECTL = new URL('kubectl.wasm', self.location.href).href;
+  const KUBECTL = new URL('kubectl.wasm', runtime).href;
   const KUBECTL_SUM = KUBECTL + '.sha256';
   let runtimeName = null; // the current runtime cache
   let refreshing = null;

@@ -15,6 +15,12 @@
 // The browser stops idle service workers (~30 s); the next request simply
 // asks again. Configure prefixes with sw.js?prefixes=/api,/apis,…
 //
+// sw.js?runtime=/kubesandbox/: the folder holding the runtime (sw-cache.js,
+// worker.js, kubesandbox.wasm, …) when sw.js itself is elsewhere — a host
+// that cannot send Service-Worker-Allowed serves a copy of sw.js at the
+// site root (so that it may control every page) and the rest from a folder
+// (docs/embedding.md). Default: the folder of sw.js.
+//
 // Offline use (the runtime and the pages in Cache Storage) is sw-cache.js's
 // job, loaded below: this file only routes.
 'use strict';
@@ -22,6 +28,10 @@
 const PREFIXES = (new URL(self.location.href).searchParams.get('prefixes') ||
   '/api,/apis,/version,/openapi,/livez,/readyz,/healthz').split(',').filter(Boolean);
 const SANDBOXES = new URL(self.location.href).searchParams.get('sandboxes') || '/sandbox/';
+// sw.js?root=0: only /sandbox/<name>/… is the API; /api/… and the other
+// plain prefixes stay the site's own pages (a docs site with an /api/ section)
+const ROOT = new URL(self.location.href).searchParams.get('root') !== '0';
+const RUNTIME = new URL(new URL(self.location.href).searchParams.get('runtime') || './', self.location.href).href;
 const PORT_WAIT_MS = 10000; // how long a request waits for a page to hand over a port
 const STALL_MS = 3000; // no head after this long: check that the worker is alive
 const BEAT_MS = 4000; // while streams are open: check their worker this often
@@ -32,8 +42,8 @@ let nextId = 1;
 const pending = new Map(); // id → {resolve, port, msg, controller, timer}
 let beat = 0; // the heartbeat interval while any stream is open
 
-importScripts('sw-cache.js'); // the offline cache: everything that is not an API path
-const offline = kubesandboxOfflineCache({ isAPI: (path) => route(path) !== null });
+importScripts(new URL('sw-cache.js', RUNTIME).href); // the offline cache: everything that is not an API path
+const offline = kubesandboxOfflineCache({ isAPI: (path) => route(path) !== null, runtime: RUNTIME });
 
 self.addEventListener('install', (e) => {
   self.skipWaiting();
@@ -45,8 +55,11 @@ self.addEventListener('message', (e) => {
   if (!e.data || e.data.type !== 'kubesandbox:port' || !e.ports[0]) return;
   setPort(String(e.data.sandbox || ''), e.ports[0]);
   // A page may have loaded before this worker controlled it (the first
-  // visit): store it and what it references, so it also works offline.
-  if (e.source && e.source.url) e.waitUntil(offline.warm([e.source.url]));
+  // visit): store it, the files it loaded meanwhile (e.data.warm: a
+  // stylesheet or scenario an element fetched) and what they reference,
+  // so it also works offline.
+  const more = Array.isArray(e.data.warm) ? e.data.warm.filter((u) => typeof u === 'string').slice(0, 200) : [];
+  if (e.source && e.source.url) e.waitUntil(offline.warm([e.source.url, ...more]));
 });
 
 self.addEventListener('fetch', (e) => {
@@ -64,13 +77,14 @@ const isAPI = (path) => PREFIXES.some((p) => path === p || path.startsWith(p + '
 //   /api/v1/pods             → {sandbox: '', path: '/api/v1/pods'}
 //   /sandbox/ex1/api/v1/pods → {sandbox: 'ex1', path: '/api/v1/pods'}
 //   /sandbox/ex1/index.html  → null (not an API path: the network's)
+//   /api/v1/pods with ?root=0 → null
 function route(path) {
   if (path.startsWith(SANDBOXES)) {
     const rest = path.slice(SANDBOXES.length);
     const i = rest.indexOf('/');
     if (i > 0 && isAPI(rest.slice(i))) return { sandbox: decodeName(rest.slice(0, i)), path: rest.slice(i) };
   }
-  return isAPI(path) ? { sandbox: '', path } : null;
+  return ROOT && isAPI(path) ? { sandbox: '', path } : null;
 }
 
 // decodeName undoes sandbox.js's encodeURIComponent; a malformed escape

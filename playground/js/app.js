@@ -85,7 +85,8 @@ let wanted = null; // the scenario asked for last: a slower, earlier load must n
 async function openScenario(id) {
   wanted = id;
   if (!views.has(id)) {
-    const s = await loadScenario(id);
+    // #scenarios/inline:<base64url JSON>: a docs example's own steps (<kube-example playground="…">)
+    const s = id.startsWith('inline:') ? inlineScenario(id.slice(7)) : await loadScenario(id);
     if (!views.has(id)) views.set(id, scenarioView(s, { onOpen: openInConsole }));
   }
   if (wanted !== id) return views.get(id);
@@ -93,6 +94,12 @@ async function openScenario(id) {
   for (const b of scenarioNav.querySelectorAll('button')) b.setAttribute('aria-current', String(b.dataset.id === id));
   history.replaceState(null, '', `#scenarios/${id}`);
   return views.get(id);
+}
+function inlineScenario(b64) {
+  const bin = atob(b64.replace(/-/g, '+').replace(/_/g, '/'));
+  const s = JSON.parse(new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0))));
+  if (!s || !Array.isArray(s.steps)) throw new Error('not a scenario');
+  return s;
 }
 scenarioIndex().then((list) => {
   scenarioNav.replaceChildren(...list.map((s, i) => h('li', h('button.nav-item', { type: 'button', dataset: { id: s.id }, onclick: () => openScenario(s.id) }, h('span.num', `${i + 1}. `), s.title))));

@@ -3,8 +3,28 @@
 //
 //   const ks = boot(); ks.ready.then(…); onProgress(({phase, loaded, total}) => …)
 
-const WEB = new URL('../web/', import.meta.url).href;
+// In the npm package (make dist, web/tools/dist.mjs) this file is bundled
+// into kube-example.js, next to sandbox.js, with KUBESANDBOX_DIST defined:
+// there the examples' API lives under /sandbox/<name>/ only (rootAPI
+// false), so a docs site's own /api/… pages stay its own, and examples
+// without sandbox="…" share the sandbox named "docs".
+/* global KUBESANDBOX_DIST */
+export const DIST = typeof KUBESANDBOX_DIST !== 'undefined' && KUBESANDBOX_DIST === true;
+const WEB = new URL(DIST ? './' : '../web/', import.meta.url).href;
 let loaded = null;
+
+/** pageOptions: createSandbox options the page sets for its examples —
+ *  <meta name="kubesandbox-sw" content="/sw.js"> (a copy of sw.js at the
+ *  site root, for hosts that cannot send Service-Worker-Allowed), or the
+ *  same as ?sw=/sw.js on this script's URL. */
+export function pageOptions() {
+  const meta = (n) => { const m = document.querySelector(`meta[name="kubesandbox-${n}"]`); return m ? m.content : null; };
+  const q = new URL(import.meta.url).searchParams;
+  const swUrl = meta('sw') || q.get('sw');
+  const opts = swUrl ? { swUrl } : {};
+  if (DIST) opts.rootAPI = false;
+  return opts;
+}
 
 /** sandboxModule is web/sandbox.js, imported once: createSandbox,
  *  readWatch (the one reader of watch streams), WatchError. */
@@ -29,6 +49,8 @@ export function boot() {
   let inner = null;
   const first = sandboxModule().then(({ createSandbox }) => {
     inner = createSandbox({
+      ...pageOptions(),
+      ...(DIST ? { sandbox: 'docs' } : {}),
       onProgress: (p) => { last = p; for (const l of listeners) l(p); },
     });
     const props = Object.getOwnPropertyDescriptors(inner);
@@ -51,7 +73,7 @@ export function bootNamed(name, { onProgress: report = () => {} } = {}) {
   if (!named.has(name)) {
     const reporters = new Set();
     const ks = sandboxModule().then(({ createSandbox }) =>
-      createSandbox({ sandbox: name, onProgress: (p) => { for (const r of reporters) r(p); } }));
+      createSandbox({ ...pageOptions(), sandbox: name, onProgress: (p) => { for (const r of reporters) r(p); } }));
     named.set(name, { ks, reporters });
   }
   const { ks, reporters } = named.get(name);

@@ -28,16 +28,35 @@
 // (its own SharedWorker and IndexedDB, its API under /sandbox/ex1/); an
 // example in another sandbox cannot read its objects. Examples naming the
 // same sandbox share it.
+//
+// Each step can be edited (its request line and body, or its kubectl
+// line) and run again from its Run button; an example of one step has a
+// single Run button. playground="https://…/playground/" (or <meta
+// name="kubesandbox-playground" content="…"> for the page) adds a link
+// that opens the example in the playground. A failed start or a failed
+// step shows in the example's status line, with what to fix
+// (data-state="failed" on the element for a start, data-result="failed"
+// for a run; "ok" when every check passed).
+//
+// From the npm package (make dist) this file is one bundle beside
+// sandbox.js and kube-example.css; see docs/embedding.md.
 import { h } from './dom.js';
-import { boot, bootNamed, onProgress, progressText } from './boot.js';
+import { DIST, boot, bootNamed, onProgress, progressText } from './boot.js';
 import { loadScenario } from './scenario.js';
 import { scenarioView } from './scenario-view.js';
 import { parse as parseYAML } from './yaml.js';
 import { kubectlView } from './kubectl-example.js';
 
-const CSS = new URL('../css/playground.css', import.meta.url).href;
-const PLAYGROUND = new URL('../', import.meta.url).href;
+const CSS = new URL(DIST ? './kube-example.css' : '../css/playground.css', import.meta.url).href;
+const PLAYGROUND = DIST ? '' : new URL('../', import.meta.url).href; // the package has no playground
 let counter = 0;
+
+/** toBase64url encodes text (UTF-8) for a URL fragment. */
+function toBase64url(text) {
+  let bin = '';
+  for (const b of new TextEncoder().encode(text)) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
 
 class KubeExample extends HTMLElement {
   connectedCallback() {
@@ -51,7 +70,7 @@ class KubeExample extends HTMLElement {
         .ex-head { display: flex; flex-wrap: wrap; align-items: baseline; gap: .5rem; } .ex-head h2 { margin: 0; font-size: 1rem; } .ex-head a { margin-left: auto; font-size: 12px; }
         .ex-body[inert] { opacity: .6; } .ex .scenario pre.code { max-height: 14rem; } .ex-status.error { color: var(--err); }`),
       h('div.ex', { part: 'example' },
-        h('div.ex-head', h('h2', this.getAttribute('title') || ''), this.status, h('a', { href: PLAYGROUND, target: '_blank', rel: 'noopener' }, 'open the playground ↗')),
+        h('div.ex-head', h('h2', this.getAttribute('title') || ''), this.status, this.link = h('a.ex-playground', { target: '_blank', rel: 'noopener', hidden: true }, 'open in the playground ↗')),
         this.host));
     this.host.inert = true;
     this.init().catch((e) => {
@@ -59,6 +78,33 @@ class KubeExample extends HTMLElement {
       this.status.classList.add('error');
       this.dataset.state = 'failed';
     });
+  }
+
+  /** playgroundURL: the playground="…" attribute, the page's <meta
+   *  name="kubesandbox-playground">, or (in this repository) ../. */
+  playgroundURL() {
+    const meta = document.querySelector('meta[name="kubesandbox-playground"]');
+    const url = this.getAttribute('playground') || (meta && meta.content) || PLAYGROUND;
+    return url ? new URL(url, location.href) : null;
+  }
+
+  // showLink points the playground link at this example: a named
+  // scenario (#scenarios/dry-run), an inline one (#scenarios/inline:<base64url JSON>),
+  // or kubectl lines (#terminal).
+  showLink(hash) {
+    const u = this.playgroundURL();
+    if (!u) return;
+    u.hash = hash;
+    this.link.href = u.href;
+    this.link.hidden = false;
+  }
+
+  // showResult puts a run's outcome in the status line: a failed step
+  // with what to fix, or that every check passed.
+  showResult({ ok, message }) {
+    this.dataset.result = ok ? 'ok' : 'failed';
+    this.status.classList.toggle('error', !ok);
+    this.status.textContent = ok ? 'done: every step passed' : message || 'a step failed';
   }
 
   async init() {
@@ -69,9 +115,11 @@ class KubeExample extends HTMLElement {
     const id = this.getAttribute('scenario') || this.id || `example-${++counter}`;
     const prefix = this.getAttribute('namespace') || `ex-${id}`;
     const own = this.getAttribute('sandbox');
-    const base = own ? '/sandbox/' + encodeURIComponent(own) : ''; // = the sandbox's ks.base
-    this.view = scenarioView({ ...scenario, id }, { prefix, base, compact: true });
+    // = the sandbox's ks.base (the package's examples share the sandbox "docs")
+    const base = own ? '/sandbox/' + encodeURIComponent(own) : DIST ? '/sandbox/docs' : '';
+    this.view = scenarioView({ ...scenario, id }, { prefix, base, compact: true, editable: true, onResult: (r) => this.showResult(r) });
     this.host.append(this.view.el);
+    this.showLink(this.getAttribute('scenario') ? `scenarios/${this.getAttribute('scenario')}` : `scenarios/inline:${toBase64url(JSON.stringify({ ...scenario, id }))}`);
     const report = (p) => { if (p.phase !== 'ready') this.status.textContent = progressText(p); };
     if (own) {
       await bootNamed(own, { onProgress: report });
@@ -104,8 +152,9 @@ class KubeExample extends HTMLElement {
       await ks.ready;
       off();
     }
-    this.view = kubectlView(lines, files, ks);
+    this.view = kubectlView(lines, files, ks, { onResult: (r) => this.showResult(r) });
     this.host.append(this.view.el);
+    this.showLink('terminal');
     this.status.textContent = own ? `kubectl, in sandbox ${own}` : 'kubectl, in the page\'s sandbox';
     this.host.inert = false;
     this.dataset.state = 'ready';
@@ -156,3 +205,4 @@ function dedent(text) {
 }
 
 if (!customElements.get('kube-example')) customElements.define('kube-example', KubeExample);
+export { KubeExample };

@@ -4,7 +4,7 @@
 import { h } from './dom.js';
 import { Run } from './scenario.js';
 import { withQuery } from './api.js';
-import { stringify } from './yaml.js';
+import { stringify, parse as parseYAML } from './yaml.js';
 import { responseView, ownershipView, reason } from './view.js';
 import { eventEntry, noteEntry } from './timeline.js';
 
@@ -29,18 +29,47 @@ export function requestLine(req, step = {}) {
   return `${req.method} ${url}${step.watch ? ' (watch)' : ''}${step.repeat ? ` × ${step.repeat}` : ''}`;
 }
 
+/** templateLine is a step's request as the user edits it, variables
+ *  unfilled: "POST /api/v1/namespaces/{{ns}}/configmaps?dryRun=All". */
+export function templateLine(step) {
+  const q = Object.entries(step.query || {}).map(([k, v]) => `${k}=${v}`).join('&');
+  return `${step.method || 'GET'} ${step.path}${q ? '?' + q : ''}`;
+}
+
+/** parseLine reads an edited request line back: "GET /api/v1/pods?limit=2"
+ *  → {method, path, query}; throws what to fix. */
+export function parseLine(text) {
+  const m = /^\s*([A-Za-z]+)\s+(\/\S*)\s*$/.exec(text);
+  if (!m) throw new Error(`write the request as METHOD /path?query, e.g. GET /api/v1/namespaces/{{ns}}/configmaps (got ${JSON.stringify(text.trim())})`);
+  const [path, qs = ''] = m[2].split(/\?(.*)/s);
+  const query = {};
+  for (const part of qs.split('&').filter(Boolean)) {
+    const [k, v = ''] = part.split(/=(.*)/s);
+    query[decodeURIComponent(k)] = decodeURIComponent(v);
+  }
+  return { method: m[1].toUpperCase(), path, query };
+}
+
 /**
- * scenarioView(scenario, {onOpen(req), prefix, base, compact}) → {el, runAll(), done}
+ * scenarioView(scenario, {onOpen(req), prefix, base, compact, editable, onResult}) → {el, runAll(), done}
  * base: the sandbox's API base ("" or e.g. "/sandbox/ex1", see web/sandbox.js).
  * onOpen: "open in console" for a step's request (the playground only).
+ * editable: each step's request line and body can be edited; a step that
+ * ran runs again alone (with the edits) from its Run button.
+ * onResult({ok, message}): after every run; message says which step
+ * failed and why (what to fix), e.g. "step 1 failed: status 201, got 422 — …".
+ * A one-step scenario in compact mode has one Run button (each press: a
+ * fresh namespace, then the step).
  */
-export function scenarioView(scenario, { onOpen, prefix, base = '', compact = false } = {}) {
+export function scenarioView(scenario, { onOpen, prefix, base = '', compact = false, editable = false, onResult = () => {} } = {}) {
+  if (editable) scenario = { ...scenario, steps: scenario.steps.map((st) => ({ ...st })) }; // edits change our copy only
+  const single = compact && scenario.steps.length === 1;
   let run = new Run(scenario, { prefix, base });
   let next = 0;
   let busy = false;
   const nsNote = h('span.ns-note.muted');
   const progress = h('span.run-state', { 'aria-live': 'polite' });
-  const runAllBtn = h('button.primary.run-all', { type: 'button', onclick: () => runTo(scenario.steps.length - 1) }, compact ? 'Run' : 'Run all steps');
+  const runAllBtn = h('button.primary.run-all', { type: 'button', onclick: () => runAll() }, compact ? 'Run' : 'Run all steps');
   const nextBtn = h('button.run-next', { type: 'button', onclick: () => runTo(next) }, 'Next step');
   const resetBtn = h('button.run-reset', { type: 'button', onclick: () => startOver() }, 'Start over');
   const items = scenario.steps.map((step, i) => stepItem(step, i));
@@ -53,23 +82,49 @@ export function scenarioView(scenario, { onOpen, prefix, base = '', compact = fa
   function stepItem(step, i) {
     const req = run.request(step, { i: 1 });
     const result = h('div.step-result');
-    const reqLine = h('code.req-line', requestLine(req, step));
+    const reqLine = editable
+      ? h('input.req-edit', { type: 'text', spellcheck: 'false', 'aria-label': `request of step ${i + 1}`, value: templateLine(step) })
+      : h('code.req-line', requestLine(req, step));
+    if (editable) reqLine.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); single ? runAll() : runTo(i); } });
+    const bodyEdit = editable ? h('textarea.body-edit', { spellcheck: 'false', rows: '6', 'aria-label': `body of step ${i + 1}` }) : null;
+    if (bodyEdit) bodyEdit.value = step.body == null ? '' : typeof step.body === 'string' ? step.body : stringify(step.body);
+    const bodyShown = editable ? (step.body != null || /^(POST|PUT|PATCH)$/i.test(step.method || '')) : req.body != null;
     const li = h('li.step', { dataset: { step: String(i) } },
       h('h3', step.title),
       step.explain ? h('p.explain', rich(step.explain)) : null,
       h('div.req', reqLine,
-        h('button.small.run-step', { type: 'button', onclick: () => runTo(i), 'aria-label': `run step ${i + 1}: ${step.title}` }, 'Run'),
+        single ? null : h('button.small.run-step', { type: 'button', onclick: () => runTo(i), 'aria-label': `run step ${i + 1}: ${step.title}` }, 'Run'),
         onOpen ? h('button.small.open-console', { type: 'button', onclick: () => onOpen(run.request(step, { i: 1 })) }, 'Open in console') : null),
-      req.body != null ? h('details.req-body', { open: compact && scenario.steps.length === 1 },
+      bodyShown ? h('details.req-body', { open: compact && scenario.steps.length === 1 },
         // an object is shown as YAML and sent as contentType; a string as written
         h('summary', typeof req.body === 'string' ? `Body (${req.contentType})` : `Body (YAML, sent as ${req.contentType})`),
-        h('pre.code', typeof req.body === 'string' ? req.body : stringify(req.body))) : null,
+        bodyEdit || h('pre.code', typeof req.body === 'string' ? req.body : stringify(req.body))) : null,
       result);
-    return { li, result, reqLine, step };
+    return { li, result, reqLine, bodyEdit, step, i };
+  }
+
+  // applyEdits copies a step's edited request line and body into the
+  // scenario (our copy); throws what to fix.
+  function applyEdits(it) {
+    if (!editable) return;
+    const st = scenario.steps[it.i];
+    Object.assign(st, parseLine(it.reqLine.value));
+    const text = it.bodyEdit.value;
+    if (!text.trim()) { delete st.body; return; }
+    if (st.contentType === 'application/apply-patch+yaml' || typeof it.step.body === 'string') { st.body = text; return; }
+    try { st.body = parseYAML(text); } catch (e) { throw new Error(`the body is not valid YAML: ${e.message}`); }
+  }
+
+  // failure says what went wrong in a step, for the example's status line.
+  function failure(out) {
+    const bad = out.checks.filter((c) => !c.ok).map((c) => c.text);
+    const said = out.res && out.res.status >= 400 && out.res.body && out.res.body.message;
+    return [bad.join('; '), said ? `the server said: ${said}` : ''].filter(Boolean).join(' — ');
   }
 
   function refreshRequests() {
     for (const it of items) {
+      if (editable) continue; // the user's text stays as written
       const req = run.request(it.step, { i: 1 });
       it.reqLine.textContent = requestLine(req, it.step);
     }
@@ -80,11 +135,44 @@ export function scenarioView(scenario, { onOpen, prefix, base = '', compact = fa
     for (const btn of el.querySelectorAll('button.run-all, button.run-next, button.run-step, button.run-reset')) btn.disabled = b;
   }
 
+  // runAll: every step; once all ran (or always, for one step), from the
+  // start again in a fresh namespace.
+  function runAll() {
+    if (busy) return Promise.resolve(false);
+    if (compact && (single || next >= scenario.steps.length)) startOver();
+    return runTo(scenario.steps.length - 1);
+  }
+
   async function runTo(target) {
-    if (busy) return;
+    if (busy) return false;
     setBusy(true);
     let okAll = true;
+    let why = '';
+    const fail = (i, text) => {
+      okAll = false;
+      if (!why) why = `step ${i + 1} failed: ${text}`;
+      if (compact) items[i].result.prepend(h('p.step-error', { role: 'alert' }, text + (editable ? ' — edit the step and run it again.' : '')));
+    };
+    // a step that ran already runs again alone, with its edits
+    const again = editable && target < next;
     try {
+      if (again) {
+        const it = items[target];
+        it.li.classList.add('running');
+        try {
+          applyEdits(it);
+          const out = await run.step(target);
+          showResult(it, out, target);
+          if (!out.ok) fail(target, failure(out));
+        } catch (e) {
+          it.result.replaceChildren();
+          fail(target, e.message);
+        } finally {
+          it.li.classList.remove('running');
+        }
+        progress.textContent = okAll ? `step ${target + 1} ran again` : `step ${target + 1} failed`;
+        return okAll;
+      }
       if (next === 0) {
         progress.textContent = 'creating namespace…';
         await run.setup();
@@ -94,10 +182,19 @@ export function scenarioView(scenario, { onOpen, prefix, base = '', compact = fa
         const i = next;
         progress.textContent = `step ${i + 1} of ${scenario.steps.length}…`;
         items[i].li.classList.add('running');
-        const out = await run.step(i);
-        items[i].li.classList.remove('running');
+        let out;
+        try {
+          applyEdits(items[i]);
+          out = await run.step(i);
+        } catch (e) {
+          items[i].result.replaceChildren();
+          fail(i, e.message);
+          throw e;
+        } finally {
+          items[i].li.classList.remove('running');
+        }
         showResult(items[i], out, i);
-        okAll = okAll && out.ok;
+        if (!out.ok) fail(i, failure(out));
         next++;
         refreshRequests();
       }
@@ -108,9 +205,11 @@ export function scenarioView(scenario, { onOpen, prefix, base = '', compact = fa
     } catch (e) {
       progress.textContent = 'failed: ' + e.message;
       okAll = false;
+      if (!why) why = e.message;
     } finally {
       setBusy(false);
       if (next >= scenario.steps.length) nextBtn.disabled = true;
+      onResult({ ok: okAll, message: why });
     }
     return okAll;
   }
@@ -155,5 +254,5 @@ export function scenarioView(scenario, { onOpen, prefix, base = '', compact = fa
     refreshRequests();
   }
 
-  return { el, runAll: () => runTo(scenario.steps.length - 1), get run() { return run; } };
+  return { el, runAll, get run() { return run; } };
 }

@@ -18,15 +18,18 @@
 // A dotted path may name a key with dots in brackets:
 // "metadata.annotations[deployment.kubernetes.io/revision]".
 import { send, remember, PATCH_TYPES } from './api.js';
-import { sandboxModule } from './boot.js';
+import { DIST, sandboxModule } from './boot.js';
 
-export async function loadScenario(id, base = new URL('../scenarios/', import.meta.url)) {
+// the npm package (make dist) has scenarios/ beside its one bundle
+const SCENARIOS = new URL(DIST ? './scenarios/' : '../scenarios/', import.meta.url);
+
+export async function loadScenario(id, base = SCENARIOS) {
   const r = await fetch(new URL(`${id}.json`, base));
   if (!r.ok) throw new Error(`scenario ${id}: HTTP ${r.status}`);
   return r.json();
 }
 
-export async function scenarioIndex(base = new URL('../scenarios/', import.meta.url)) {
+export async function scenarioIndex(base = SCENARIOS) {
   const r = await fetch(new URL('index.json', base));
   return r.json();
 }
