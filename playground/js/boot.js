@@ -13,15 +13,19 @@ export const DIST = typeof KUBESANDBOX_DIST !== 'undefined' && KUBESANDBOX_DIST 
 const WEB = new URL(DIST ? './' : '../web/', import.meta.url).href;
 let loaded = null;
 
-/** pageOptions: createSandbox options the page sets for its examples —
- *  <meta name="kubesandbox-sw" content="/sw.js"> (a copy of sw.js at the
- *  site root, for hosts that cannot send Service-Worker-Allowed), or the
- *  same as ?sw=/sw.js on this script's URL. */
+/** pageOptions: createSandbox options the page sets for its examples:
+ *  where a copy of sw.js is (for hosts that cannot send
+ *  Service-Worker-Allowed, kubesandbox-copy puts one at the site root),
+ *  either ?sw=../kubesandbox-sw.js on this script's URL (relative to the
+ *  script: kube-example.js?sw=… in the package) or <meta
+ *  name="kubesandbox-sw" content="/kubesandbox-sw.js"> (relative to the
+ *  page). The service worker then controls its own folder and below: the
+ *  site root, or /project/ for a site served under /project/. */
 export function pageOptions() {
-  const meta = (n) => { const m = document.querySelector(`meta[name="kubesandbox-${n}"]`); return m ? m.content : null; };
-  const q = new URL(import.meta.url).searchParams;
-  const swUrl = meta('sw') || q.get('sw');
-  const opts = swUrl ? { swUrl } : {};
+  const meta = document.querySelector('meta[name="kubesandbox-sw"]');
+  const q = new URL(import.meta.url).searchParams.get('sw');
+  const swUrl = meta && meta.content ? new URL(meta.content, location.href) : q ? new URL(q, import.meta.url) : null;
+  const opts = swUrl ? { swUrl: swUrl.href, scope: new URL('./', swUrl).pathname } : {};
   if (DIST) opts.rootAPI = false;
   return opts;
 }

@@ -150,7 +150,7 @@ export function scenarioView(scenario, { onOpen, prefix, base = '', compact = fa
     let why = '';
     const fail = (i, text) => {
       okAll = false;
-      if (!why) why = `step ${i + 1} failed: ${text}`;
+      if (!why) why = `step ${i + 1} failed: ${text}${editable ? ' — edit the step and run it again.' : ''}`;
       if (compact) items[i].result.prepend(h('p.step-error', { role: 'alert' }, text + (editable ? ' — edit the step and run it again.' : '')));
     };
     // a step that ran already runs again alone, with its edits

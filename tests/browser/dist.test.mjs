@@ -14,14 +14,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { createServer } from 'node:http';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, statSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, extname, normalize } from 'node:path';
-import { repo, launch } from './lib.mjs';
+import { join } from 'node:path';
+import { launch } from './lib.mjs';
+import { packAndInstall, serve } from './dist-lib.mjs';
 
 const WAIT = 120000;
-const web = join(repo, process.env.BIN || 'bin', 'web');
 let tmp;
 let site; // the static site's root (the project's static/)
 let server;
@@ -30,7 +29,7 @@ let tarball;
 
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Docs with examples</title>
-<script type="module" src="/kubesandbox/kube-example.js?sw=/kubesandbox-sw.js"></script>
+<script type="module" src="/kubesandbox/kube-example.js?sw=../kubesandbox-sw.js"></script>
 </head><body>
 <h1>Examples</h1>
 <kube-example id="dry" title="Create a ConfigMap, as a dry run" method="POST"
@@ -47,48 +46,15 @@ const PAGE = `<!doctype html>
 </body></html>
 `;
 
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.wasm': 'application/wasm' };
-
-// serve answers GET from root like a plain static host: a file or
-// dir/index.html, its MIME type, no other header. seen: the paths asked for.
-function serve(root) {
-  const seen = [];
-  const srv = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    seen.push(path);
-    let file = normalize(join(root, path));
-    try {
-      if (!file.startsWith(root) || !existsSync(file)) throw new Error('not found');
-      if (statSync(file).isDirectory()) file = join(file, 'index.html');
-      const body = readFileSync(file);
-      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] || 'application/octet-stream' });
-      res.end(body);
-    } catch (e) {
-      res.writeHead(404, { 'Content-Type': 'text/plain' });
-      res.end('404 not found');
-    }
-  });
-  return new Promise((resolve) => srv.listen(0, '127.0.0.1', () => resolve({
-    url: `http://127.0.0.1:${srv.address().port}`, seen, stop: () => srv.close(),
-  })));
-}
-
 before(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'kubesandbox-dist-'));
-  execFileSync(process.execPath, [join(repo, 'web', 'tools', 'dist.mjs'), web, join(tmp, 'dist'), '--no-kubectl'], { stdio: 'inherit' });
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: join(tmp, 'dist', 'kubesandbox') }).toString());
-  tarball = { file: join(tmp, packed[0].filename), size: packed[0].size, unpackedSize: packed[0].unpackedSize, files: packed[0].files.map((f) => f.path) };
-  console.log(`npm pack: ${packed[0].filename} ${tarball.size} bytes (unpacked ${tarball.unpackedSize}), ${tarball.files.length} files`);
-  // a docs project: npm install the tarball, copy the runtime into static/
-  const project = join(tmp, 'project');
-  mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'docs-site', private: true }));
-  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball.file], { cwd: project, stdio: 'ignore' });
+  let project;
+  ({ tarball, project } = packAndInstall(tmp));
   const out = execFileSync(join(project, 'node_modules', '.bin', 'kubesandbox-copy'), ['static'], { cwd: project }).toString();
-  assert.match(out, /<script type="module" src="\/kubesandbox\/kube-example\.js\?sw=\/kubesandbox-sw\.js"><\/script>/);
+  assert.match(out, /<script type="module" src="\/kubesandbox\/kube-example\.js\?sw=\.\.\/kubesandbox-sw\.js"><\/script>/);
   site = join(project, 'static');
   writeFileSync(join(site, 'index.html'), PAGE);
-  writeFileSync(join(site, 'no-root-sw.html'), PAGE.replace('?sw=/kubesandbox-sw.js', ''));
+  writeFileSync(join(site, 'no-root-sw.html'), PAGE.replace('?sw=../kubesandbox-sw.js', ''));
   mkdirSync(join(site, 'api'));
   writeFileSync(join(site, 'api', 'index.html'), '<!doctype html><title>API reference</title><p id="site-api">the site\'s own API reference page</p>');
   server = await serve(site);
@@ -183,4 +149,22 @@ test('a page built from the package runs its examples from a plain static server
   }
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('the same site served under /project/: the root copy of sw.js controls /project/, the examples run', async () => {
+  const sub = await serve(site, '/project/');
+  writeFileSync(join(site, 'sub.html'), PAGE.replace('src="/kubesandbox/', 'src="kubesandbox/'));
+  const b = await launch();
+  try {
+    const page = await b.context.newPage();
+    page.setDefaultTimeout(WAIT);
+    await page.goto(sub.url + '/project/sub.html');
+    await page.waitForFunction(() => [...document.querySelectorAll('kube-example')].every((e) => e.dataset.state === 'ready'));
+    assert.equal(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).scope), sub.url + '/project/');
+    assert.deepEqual(await page.evaluate(() => Promise.all([...document.querySelectorAll('kube-example')].map((e) => e.run()))), [true, true]);
+    assert.deepEqual(sub.seen.filter((p) => p.startsWith('/sandbox/')), [], 'no API request reached the static server');
+  } finally {
+    await b.close();
+    sub.stop();
+  }
 });

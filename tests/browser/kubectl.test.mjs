@@ -242,6 +242,7 @@ test('<kube-example> with kubectl steps: each runs the real kubectl, shows its o
   await page.goto(server.url + '/fixtures/kubectl-example.html');
   await page.waitForFunction(() => document.querySelector('kube-example').dataset.state === 'ready', null, { timeout: 120000 });
   assert.equal(await page.evaluate(() => document.querySelector('kube-example').run()), true);
+  assert.equal(await page.evaluate(() => document.querySelector('kube-example').dataset.result), 'ok');
   const outs = () => page.evaluate(() => [...document.querySelector('kube-example').shadowRoot.querySelectorAll('.kx-out')].map((p) => p.textContent));
   assert.deepEqual(await outs(), ['configmap/settings created\n', 'blue']);
   // edit the second step and run it again
@@ -257,5 +258,8 @@ test('<kube-example> with kubectl steps: each runs the real kubectl, shows its o
   assert.equal(ok, 'failed');
   const second = (await outs())[1];
   assert.match(second, /Error from server \(NotFound\): configmaps "nope" not found\n\(exit 1\)\n/);
+  // the example's status line: which step failed, why, and what to do
+  const ex = await page.evaluate(() => { const e = document.querySelector('kube-example'); return { result: e.dataset.result, status: e.shadowRoot.querySelector('.ex-status').textContent }; });
+  assert.deepEqual(ex, { result: 'failed', status: 'step 2 failed: kubectl get configmap nope exited 1: Error from server (NotFound): configmaps "nope" not found — edit the command and run it again.' });
   await page.close();
 });

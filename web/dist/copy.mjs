@@ -10,7 +10,8 @@
 // STATIC/kubesandbox-sw.js: a service worker may only control pages at or
 // below its own folder unless the host sends Service-Worker-Allowed, so
 // the copy at the root lets it control every page on any static host.
-// Then prints the one script tag a page needs. --no-root-sw: no root copy
+// Then prints the one script tag a page needs (?sw= is relative to the
+// script: it names the root copy, wherever the site is served). --no-root-sw: no root copy
 // (the host sends "Service-Worker-Allowed: /" for kubesandbox/sw.js).
 import { cpSync, mkdirSync, readdirSync, existsSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
@@ -48,5 +49,5 @@ try { kubectl = dirname(req.resolve('kubesandbox-kubectl/package.json')); } catc
 if (kubectl && existsSync(kubectl)) n += copyPackage(kubectl);
 if (!noRoot) cpSync(join(here, 'sw.js'), resolve(dest, 'kubesandbox-sw.js'));
 console.log(`kubesandbox: copied ${n} files to ${out}${kubectl ? ' (with kubectl)' : ''}${noRoot ? '' : `, and sw.js to ${resolve(dest, 'kubesandbox-sw.js')}`}`);
-console.log('add to a page (the site served at /):');
-console.log(`  <script type="module" src="/${folder}/kube-example.js${noRoot ? '' : '?sw=/kubesandbox-sw.js'}"></script>`);
+console.log('add to a page (a site served at /; under /project/, start the src with /project/):');
+console.log(`  <script type="module" src="/${folder}/kube-example.js${noRoot ? '' : '?sw=../kubesandbox-sw.js'}"></script>`);
