@@ -1,9 +1,11 @@
 // The Hugo and MkDocs recipes of docs/embedding.md, built with the real
 // tools from tests/browser/fixtures/recipes/ and the packed npm package
 // (dist-lib.mjs), served by a plain static server: the examples on a
-// generated page run. Skipped when hugo or mkdocs is not installed
-// (Debian: apt-get install hugo mkdocs; checked with hugo 0.111.3, mkdocs 1.4.2).
-// Run: CHROMIUM=/usr/bin/chromium node --test tests/browser/dist-recipes.test.mjs
+// generated page run. It costs about a minute more than dist.test.mjs
+// (the package, two sites, two starts), so it runs only when asked:
+// make test-recipes (RECIPES=1), and each site only where its tool is
+// installed (Debian: apt-get install hugo mkdocs; checked with hugo
+// 0.111.3, mkdocs 1.4.2).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -15,7 +17,9 @@ import { packAndInstall, serve } from './dist-lib.mjs';
 
 const WAIT = 120000;
 const has = (cmd) => { try { execFileSync(cmd, ['version'], { stdio: 'ignore' }); return true; } catch (e) { try { execFileSync(cmd, ['--version'], { stdio: 'ignore' }); return true; } catch (e2) { return false; } } };
-const tools = { hugo: has('hugo'), mkdocs: has('mkdocs') };
+const asked = process.env.RECIPES === '1';
+const tools = { hugo: asked && has('hugo'), mkdocs: asked && has('mkdocs') };
+const why = (tool) => (asked ? `${tool} is not installed` : 'set RECIPES=1 (make test-recipes)');
 let tmp;
 let project;
 
@@ -52,7 +56,7 @@ async function runExamples(root, path) {
   }
 }
 
-test('Hugo: static/ from kubesandbox-copy, the script in baseof.html, examples from a shortcode', { skip: !tools.hugo && 'hugo is not installed' }, async () => {
+test('Hugo: static/ from kubesandbox-copy, the script in baseof.html, examples from a shortcode', { skip: !tools.hugo && why('hugo') }, async () => {
   const dir = site('hugo', 'static', ['hugo', '--quiet', '-d', 'public']);
   const html = readFileSync(join(dir, 'public', 'examples', 'index.html'), 'utf8');
   assert.match(html, /<kube-example expect-status="201" id="hugo-create" method="POST" path="\/api\/v1\/namespaces\/\{\{ns\}\}\/configmaps" title="Create a ConfigMap" >/);
@@ -62,7 +66,7 @@ test('Hugo: static/ from kubesandbox-copy, the script in baseof.html, examples f
   assert.deepEqual(seen.filter((p) => p.startsWith('/sandbox/')), []);
 });
 
-test('MkDocs: docs/ from kubesandbox-copy, the script in a theme override, examples in a <div> on a nested page', { skip: !tools.mkdocs && 'mkdocs is not installed' }, async () => {
+test('MkDocs: docs/ from kubesandbox-copy, the script in a theme override, examples in a <div> on a nested page', { skip: !tools.mkdocs && why('mkdocs') }, async () => {
   const dir = site('mkdocs', 'docs', ['mkdocs', 'build', '-q', '-d', 'site']);
   const { results, names } = await runExamples(join(dir, 'site'), '/guide/page/');
   assert.deepEqual(results, [true, true]);
