@@ -12,6 +12,7 @@ import { ownership, ownersOf, parseFieldPath, lookup, explainConflicts, pathKey 
 import { toCurl, toKubectl, parsePath, buildPath, withQuery, bodyText, splitWarnings, watchRequest, objectPath } from '../../playground/js/api.js';
 import { diffLines } from '../../playground/js/diff.js';
 import { fill, get, check } from '../../playground/js/scenario.js';
+import { parseLine, templateLine } from '../../playground/js/scenario-view.js';
 
 test('yaml: kubectl-style output reads back to the same value', () => {
   const cases = {
@@ -257,5 +258,28 @@ test('scenarios: variables, expectations, and every file is well formed', () => 
       assert.ok(st.title && st.explain && st.path && st.expect && typeof st.expect.status === 'number', `${id}: ${st.title}`);
       assert.ok(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(st.method), `${id}: ${st.title}`);
     }
+  }
+});
+
+test('scenarios: an edited request line (<kube-example>) reads back, and a bad one says what to write', async (t) => {
+  const cases = [
+    ['a step with a query', { method: 'POST', path: '/api/v1/namespaces/{{ns}}/configmaps', query: { dryRun: 'All' } }, 'POST /api/v1/namespaces/{{ns}}/configmaps?dryRun=All'],
+    ['no query', { method: 'GET', path: '/api/v1/namespaces/{{ns}}/configmaps/a', query: {} }, 'GET /api/v1/namespaces/{{ns}}/configmaps/a'],
+    ['variables in the query', { method: 'GET', path: '/api/v1/pods', query: { watch: 'true', resourceVersion: '{{rv}}' } }, 'GET /api/v1/pods?watch=true&resourceVersion={{rv}}'],
+  ];
+  for (const [name, step, line] of cases) {
+    await t.test(name, () => {
+      assert.equal(templateLine(step), line);
+      assert.deepEqual(parseLine(line), step);
+    });
+  }
+  await t.test('lower-case method, escapes, spaces around', () => {
+    assert.deepEqual(parseLine('  patch /apis/apps/v1/namespaces/x/deployments/web?fieldManager=a%20b&force  '),
+      { method: 'PATCH', path: '/apis/apps/v1/namespaces/x/deployments/web', query: { fieldManager: 'a b', force: '' } });
+  });
+  for (const bad of ['', 'GET', '/api/v1/pods', 'GET api/v1/pods', 'GET /a /b']) {
+    await t.test(`refused: ${JSON.stringify(bad)}`, () => {
+      assert.throws(() => parseLine(bad), /write the request as METHOD \/path\?query/);
+    });
   }
 });
