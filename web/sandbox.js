@@ -229,7 +229,7 @@ export function createSandbox({
   function registerError(err, url, scope) {
     const where = new URL(scope, location.href).pathname;
     if (err && err.name === 'SecurityError' && /scope/i.test(err.message)) {
-      return new Error(`kubesandbox: the service worker ${url.pathname} may not control ${where}: serve it with the header "Service-Worker-Allowed: ${where}", or put a copy of sw.js at ${where} and pass createSandbox({ swUrl: '${where}sw.js' }) (<kube-example>: <meta name="kubesandbox-sw" content="${where}sw.js">) (${err.message})`);
+      return new Error(`kubesandbox: the service worker ${url.pathname} may not control ${where}: serve it with the header "Service-Worker-Allowed: ${where}", or serve a copy of sw.js from ${where} and name it: createSandbox({ swUrl: '${where}kubesandbox-sw.js' }), for <kube-example> kube-example.js?sw=… (npx kubesandbox-copy makes the copy; docs/embedding.md) (${err.message})`);
     }
     return new Error(`kubesandbox: the service worker ${url.pathname} could not be registered: ${err && err.message || err}`);
   }

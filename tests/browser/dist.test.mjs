@@ -108,7 +108,7 @@ test('a page built from the package, on a host without Service-Worker-Allowed: w
   await page.goto(server.url + '/no-root-sw.html');
   await page.waitForFunction(() => [...document.querySelectorAll('kube-example')].every((e) => e.dataset.state === 'failed'));
   for (const ex of await examples(page)) {
-    assert.match(ex.status, /could not start: .*sw\.js may not control \/: serve it with the header "Service-Worker-Allowed: \/", or put a copy of sw\.js at \//s);
+    assert.match(ex.status, /could not start: .*sw\.js may not control \/: serve it with the header "Service-Worker-Allowed: \/", or serve a copy of sw\.js from \/ and name it: .*kube-example\.js\?sw=/s);
   }
   await page.close();
 });
