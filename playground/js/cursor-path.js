@@ -5,7 +5,8 @@
 //
 //   const y = 'spec:\n  template:\n    spec:\n      containers:\n      - ima';
 //   yamlAt(y, y.length) → {path: ['spec','template','spec','containers','[]'], prefix: 'ima', from: 54, key: true}
-//   jsonAt('{"spec": {"repl', 15) → {path: ['spec'], prefix: 'repl', from: 10, key: true, quoted: true}
+//   jsonAt('{"spec": {"repl', 15) → {path: ['spec'], prefix: 'repl', from: 11, key: true, quoted: true}
+//   (from: where the key's name starts, after its opening quote when typed)
 //   yamlKeyAt / jsonKeyAt(text, pos): the key under pos → {path (with the key), from, to} or null
 //   docKind(text, pos) → {apiVersion, kind} of the document (YAML: the one around pos) or null
 
@@ -142,7 +143,7 @@ export function jsonAt(text, pos) {
   if (s.str >= 0) {
     const prefix = text.slice(s.str + 1, pos);
     if (/["\\]/.test(prefix)) return null;
-    return { path: framePath(s.frames), prefix, from: s.str, key: true, quoted: true };
+    return { path: framePath(s.frames), prefix, from: s.str + 1, key: true, quoted: true };
   }
   const m = /[\w$-]*$/.exec(text.slice(0, pos));
   return { path: framePath(s.frames), prefix: m[0], from: pos - m[0].length, key: true, quoted: false };

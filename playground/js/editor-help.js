@@ -25,6 +25,7 @@ export function editorHelp({ fallbackKind = async () => null } = {}) {
   }
   return {
     kindOf,
+    /** complete: the field names at pos, when pos is where a key is typed (Ctrl+Space: explicit, even before a letter). */
     async complete(text, pos, lang, explicit = false) {
       const json = isJSON(lang, text);
       const at = json ? jsonAt(text, pos) : yamlAt(text, pos);
@@ -40,7 +41,7 @@ export function editorHelp({ fallbackKind = async () => null } = {}) {
           label: f.name,
           detail: f.type + (f.required ? ' · required' : ''),
           info: f.description || `${f.name} <${f.type}>${f.required ? ', required' : ''}`,
-          apply: json ? `"${f.name}": ` : `${f.name}: `,
+          apply: !json ? `${f.name}: ` : at.quoted ? `${f.name}": ` : `"${f.name}": `,
           boost: f.required ? 1 : 0,
         })),
       };

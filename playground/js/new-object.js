@@ -28,8 +28,9 @@ export function newObjectPicker({ ready = Promise.resolve(), namespace, onPick }
       h('optgroup', { label: 'all kinds' }, rest.map(opt)));
   }
   async function pick(group, kind) {
-    if (!rs.length) await fill();
-    const r = rs.find((x) => x.group === group && x.kind === kind);
+    const find = () => rs.find((x) => x.group === group && x.kind === kind);
+    if (!find()) { await resources(true).catch(() => []); await fill(); } // a CRD created since
+    const r = find();
     if (!r) throw new Error(`the sandbox cannot create ${kind}`);
     const obj = await newObject(r, templateName(group, kind));
     const req = { method: 'POST', path: collectionPath(r, namespace() || 'default'), query: {}, contentType: 'application/json', body: stringify(obj) };

@@ -85,7 +85,7 @@ function typeName(doc, node) {
   if (n.type === 'array') return '[]' + typeName(doc, n.items || {});
   if (n.type === 'object' && n.additionalProperties && typeof n.additionalProperties === 'object' && !n.properties) return `map[string]${typeName(doc, n.additionalProperties)}`;
   if (ref && (n.type === 'object' || n.properties || !n.type)) return ref;
-  return n.type || ref || 'Object';
+  return n.type === 'object' || !n.type ? 'Object' : n.type;
 }
 
 /** nodeAt walks path from the kind's schema; null when the path leaves it. */
@@ -156,7 +156,8 @@ function zero(doc, node, depth = 0) {
 
 /**
  * newObject builds the "new object" template of a kind: apiVersion, kind,
- * metadata.name, every field the schema marks required (placeholders), and
+ * metadata.name, every field the schema marks required (placeholders; in
+ * spec too, e.g. a CRD's {spec: {size: 0}}), and
  * for the common kinds a minimal spec that the API accepts as it is
  * (templates.js). r: {group, version, kind} as discovery gives it.
  */
@@ -166,9 +167,11 @@ export async function newObject(r, name) {
   const s = await kindSchema(apiVersion, r.kind).catch(() => null);
   if (s) {
     const n = resolve(s.doc, s.schema).node;
-    for (const k of n.required || []) {
+    // what is required, and spec with its own required fields (a CRD's usually has some)
+    for (const k of [...(n.required || []), 'spec']) {
       if (!(k in obj) && n.properties && n.properties[k]) obj[k] = zero(s.doc, n.properties[k]);
     }
+    if (obj.spec && typeof obj.spec === 'object' && !Object.keys(obj.spec).length && !(n.required || []).includes('spec')) delete obj.spec;
   }
   return Object.assign(obj, minimalSpec(r.group, r.kind, name));
 }
