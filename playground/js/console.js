@@ -95,7 +95,8 @@ export async function createConsole(root, { onWatch, ready = Promise.resolve() }
   const noteKind = () => {
     clearTimeout(noteTimer);
     noteTimer = setTimeout(async () => {
-      const k = await help.kindOf(editor.value, 0).catch(() => null);
+      const body = method.value !== 'GET' && method.value !== 'DELETE';
+      const k = body ? await help.kindOf(editor.value, 0).catch(() => null) : null;
       schemaNote.textContent = k ? `fields of ${k.kind} (${k.apiVersion})` : '';
       schemaNote.dataset.kind = k ? k.kind : '';
     }, 200);
@@ -112,6 +113,7 @@ export async function createConsole(root, { onWatch, ready = Promise.resolve() }
   });
   ready.then(noteKind, () => {});
   path.addEventListener('change', noteKind);
+  method.addEventListener('change', noteKind);
   // the copied command follows every edit after it was copied
   form.addEventListener('input', () => refreshCmd());
   form.addEventListener('change', () => refreshCmd());

@@ -33,8 +33,12 @@ export function welcome({ onScenario, onKubectl, onRequest }) {
         h('button.primary', { type: 'button', onclick: () => act(onKubectl, TRY.kubectl) }, 'Run it in the Terminal')),
       item('request', '3. A request of your own', ['List the namespaces as kubectl sees them (', h('code', 'as=Table'), '), then try New object… and Ctrl+Space in the body.'],
         h('button.primary', { type: 'button', onclick: () => act(onRequest, TRY.request) }, 'Send it'))),
-    h('p.muted.small.w-foot', 'Help (top right) brings this back.'));
-  function act(fn, arg) { hide(); return fn(arg); }
+    h('p.muted.small.w-foot', 'The Help button in the header brings this back.'));
+  // act runs a thing to try; a failure (a command still running in the Terminal) is told, not thrown
+  function act(fn, arg) {
+    hide();
+    return Promise.resolve().then(() => fn(arg)).catch((e) => console.warn('welcome:', e.message));
+  }
   function show() { el.hidden = false; remember(); }
   function hide() { el.hidden = true; }
   close.addEventListener('click', hide);

@@ -154,6 +154,8 @@ test('console: the request history survives a reload, runs again, keeps the last
   assert.equal((await rows()).length, 2);
   assert.match((await rows())[0], /^200 GET \/api\/v1\/namespaces\/default\/configmaps \+headers/);
   assert.match((await rows())[1], /^201 POST \/api\/v1\/namespaces\/default\/configmaps \+body/);
+  await page.click('details.params > summary:has-text("Query parameters")'); // folded, for the screenshot
+  await page.$eval('#c-history', (e) => e.scrollIntoView({ block: 'end' }));
   await page.screenshot({ path: join(shots, 'history.png') });
 
   await page.reload();
