@@ -36,7 +36,7 @@ const PARAMS = [
 ];
 
 /**
- * createConsole(root, {onWatch(path, query), ready}) → {load(req), send(), request(), el, history, newObject}
+ * createConsole(root, {onWatch(path, query), ready}) → {load(req), send(), request(), el, editor, history, newObject(group, kind), help}
  * onWatch: a watch (the watch box ticked, or typed into the path: ?watch=1,
  * /watch/) is handed to the watch panel. ready: the sandbox's ready promise.
  */
@@ -219,7 +219,7 @@ export async function createConsole(root, { onWatch, ready = Promise.resolve() }
     history: log,
     newObject: picker.pick,
     help,
-    /** load fills the form from a request ({method, path, query, contentType, body}). */
+    /** load fills the form from a request ({method, path, query, contentType, headers ('Name: value' lines or [[name, value]]), body}). */
     load(req) {
       method.value = req.method || 'GET';
       hdrs.text = typeof req.headers === 'string' ? req.headers : (req.headers || []).map(([k, v]) => `${k}: ${v}`).join('\n');
