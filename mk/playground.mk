@@ -33,4 +33,5 @@ test-browser: playground-build
 ## playground-screenshots: rewrite docs/screenshots/*.png from the browser tests
 .PHONY: playground-screenshots
 playground-screenshots: web-dist static-server browser-deps playground-build
-	UPDATE_SCREENSHOTS=1 CHROMIUM=$(CHROMIUM) node --test --test-concurrency=1 tests/browser/playground.test.mjs
+	UPDATE_SCREENSHOTS=1 CHROMIUM=$(CHROMIUM) node --test --test-concurrency=1 tests/browser/playground.test.mjs \
+		tests/browser/playground-firstrun.test.mjs tests/browser/playground-schema.test.mjs

@@ -147,11 +147,12 @@ export function onRemember(fn) { listeners.add(fn); return () => listeners.delet
 export { objectKey as keyOf };
 
 /**
- * send performs one request and returns what the response view needs:
+ * send performs one request and returns what the response view needs
+ * (headers: [[name, value]] sent as well, replacing Content-Type or Accept):
  *   {method, path, status, statusText, headers:[[k,v]], warnings:[text], body (parsed JSON or null), text, ms, contentType}
  * Network-level failures come back as status 0 with the error message as text.
  */
-export async function send({ method = 'GET', path, query, contentType, body, accept, signal }) {
+export async function send({ method = 'GET', path, query, contentType, body, accept, headers: extra = [], signal }) {
   const url = withQuery(path, query);
   const init = { method, headers: {}, signal };
   let payload = null;
@@ -161,6 +162,10 @@ export async function send({ method = 'GET', path, query, contentType, body, acc
     init.headers['Content-Type'] = contentType || 'application/json';
   }
   if (accept) init.headers.Accept = accept;
+  for (const [k, v] of extra) {
+    for (const have of Object.keys(init.headers)) if (have.toLowerCase() === k.toLowerCase()) delete init.headers[have];
+    init.headers[k] = v;
+  }
   const t0 = performance.now();
   let res;
   try {
@@ -194,13 +199,15 @@ export function splitWarnings(v) {
 const sq = (s) => `'${String(s).replace(/'/g, `'\\''`)}'`;
 
 /** toCurl renders a request as a curl command for the native server. */
-export function toCurl({ method = 'GET', path, query, contentType, body }, server = CURL_SERVER) {
+export function toCurl({ method = 'GET', path, query, contentType, body, headers = [] }, server = CURL_SERVER) {
   const url = server + withQuery(path, query);
   const parts = ['curl -sS'];
   if (method !== 'GET') parts.push(`-X ${method}`);
   if (query && String(query.watch) === 'true') parts.push('-N');
   const data = body != null && method !== 'GET' ? bodyText(body, contentType) : null;
-  if (data != null) parts.push(`-H ${sq('Content-Type: ' + (contentType || 'application/json'))}`);
+  const own = (name) => headers.some(([k]) => k.toLowerCase() === name);
+  if (data != null && !own('content-type')) parts.push(`-H ${sq('Content-Type: ' + (contentType || 'application/json'))}`);
+  for (const [k, v] of headers) parts.push(`-H ${sq(`${k}: ${v}`)}`);
   parts.push(sq(url));
   if (data != null) parts.push(`--data-binary ${sq(data)}`);
   return parts.join(' ');

@@ -14,6 +14,7 @@ import { stringify } from './yaml.js';
 import { history as apiHistory } from './api.js';
 import { createTerminal } from './terminal.js';
 import { readyManifests } from './manifests.js';
+import { welcome } from './welcome.js';
 
 const ks = boot();
 const TABS = ['console', 'watch', 'browse', 'fields', 'terminal', 'scenarios'];
@@ -72,7 +73,7 @@ const openWatch = (path, query) => { selectTab('watch'); return watchPanel.add(p
 // its first command, not with the page
 const terminal = createTerminal(ks, { files: readyManifests });
 $('#panel-terminal').append(terminal.el);
-const consolePromise = createConsole($('#panel-console'), { onWatch: openWatch });
+const consolePromise = createConsole($('#panel-console'), { onWatch: openWatch, ready: ks.ready });
 const openInConsole = async (req) => { (await consolePromise).load(req); selectTab('console'); };
 const fields = createFieldsTab($('#panel-fields'));
 const openFields = (path) => { selectTab('fields'); return fields.show(path); };
@@ -107,6 +108,17 @@ scenarioIndex().then((list) => {
   if (tab === 'scenarios') { if (!wanted) openScenario(id || list[0].id); } // unless one was opened meanwhile
   else if (!wanted) scenarioHost.replaceChildren(h('p.muted', 'Pick a scenario. Each one runs real requests in a namespace of its own, and explains every step.'));
 });
+
+// ---- first run: the welcome, again from Help
+
+const hello = welcome({
+  onScenario: (id) => { selectTab('scenarios'); return openScenario(id); },
+  onKubectl: async (cmd) => { selectTab('terminal'); await ks.ready; return terminal.run(cmd); },
+  onRequest: async (req) => { const c = await consolePromise; c.load(req); selectTab('console'); await ks.ready; return c.send(); },
+});
+tablist.after(hello.el);
+$('#btn-help').addEventListener('click', () => hello.toggle());
+hello.maybeShow(location.hash);
 
 // ---- reset / export / import (web/sandbox.js may offer them)
 
@@ -182,4 +194,4 @@ ks.ready.then(() => {
   $('#loading-text').textContent = 'The sandbox could not start: ' + err.message;
 });
 
-window.playground = { console: consolePromise, watch: watchPanel, browser, fields, openScenario, selectTab, terminal };
+window.playground = { console: consolePromise, watch: watchPanel, browser, fields, openScenario, selectTab, terminal, welcome: hello };

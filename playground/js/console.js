@@ -2,13 +2,20 @@
 // parameters the API machinery understands, Content-Type (incl. the four
 // PATCH types), a YAML/JSON body editor, and the response. Copy as curl or
 // kubectl. Ctrl/Cmd+Enter sends. A body of several YAML documents is sent
-// object by object, each to its own resource.
+// object by object, each to its own resource. Custom headers (headers.js),
+// a request history kept across reloads (request-history.js), "New
+// object…" templates (new-object.js) and, in the editor, field completion
+// and descriptions from the OpenAPI (editor-help.js).
 import { h, copyText } from './dom.js';
-import { send, bodyText, toCurl, toKubectl, watchRequest, objectPath, PATCH_TYPES } from './api.js';
+import { send, bodyText, toCurl, toKubectl, watchRequest, objectPath, parsePath, PATCH_TYPES } from './api.js';
 import { parse as parseYAML, stringify, documents } from './yaml.js';
 import { completions, resources } from './discovery.js';
 import { mountEditor } from './editor.js';
 import { responseView } from './view.js';
+import { headersField } from './headers.js';
+import { requestLog, historyView } from './request-history.js';
+import { newObjectPicker } from './new-object.js';
+import { editorHelp } from './editor-help.js';
 
 const CONTENT_TYPES = ['application/json', 'application/yaml', ...PATCH_TYPES.map((p) => p.type)];
 const PARAMS = [
@@ -29,11 +36,11 @@ const PARAMS = [
 ];
 
 /**
- * createConsole(root, {onWatch(path, query)}) → {load(req), send(), request(), el}
+ * createConsole(root, {onWatch(path, query), ready}) → {load(req), send(), request(), el, editor, history, newObject(group, kind), help}
  * onWatch: a watch (the watch box ticked, or typed into the path: ?watch=1,
- * /watch/) is handed to the watch panel.
+ * /watch/) is handed to the watch panel. ready: the sandbox's ready promise.
  */
-export async function createConsole(root, { onWatch } = {}) {
+export async function createConsole(root, { onWatch, ready = Promise.resolve() } = {}) {
   const method = h('select#c-method', { 'aria-label': 'method' }, ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => h('option', m)));
   const path = h('input#c-path', { type: 'text', value: '/api/v1/namespaces/default/configmaps', list: 'c-paths', 'aria-label': 'path', spellcheck: false, autocomplete: 'off' });
   const paths = h('datalist#c-paths');
@@ -54,24 +61,59 @@ export async function createConsole(root, { onWatch } = {}) {
   const cmdOut = h('pre.cmd', { 'aria-live': 'polite', hidden: true });
   const responsePane = h('div.response-pane', { 'aria-label': 'response' }, h('p.muted', 'Send a request to see the response here.'));
   const editorHost = h('div.editor-host');
+  const hdrs = headersField({ onChange: () => refreshCmd() });
+  const log = requestLog();
+  const picker = newObjectPicker({ ready, namespace: () => (parsePath(path.value) || {}).namespace, onPick: (req) => { api.load(req); editor.focus(); } });
+  const schemaNote = h('span.muted.small#c-schema', { 'aria-live': 'polite' });
+  const help = editorHelp({ fallbackKind: pathKind });
   const form = h('form.request', { onsubmit: (e) => { e.preventDefault(); api.send(); } },
     h('div.req-row', method, path, sendBtn, paths),
     h('details.params', { open: matchMedia('(min-width: 700px)').matches }, h('summary', 'Query parameters'), h('div.param-grid', paramEls)),
-    h('div.body-head', h('label', { for: 'c-ctype' }, 'Content-Type'), ctype, h('span.seg-group', { role: 'group', 'aria-label': 'editor format' }, fmtYaml, fmtJson)),
+    hdrs.el,
+    h('div.body-head', h('label', { for: 'c-ctype' }, 'Content-Type'), ctype, picker.el, h('span.seg-group', { role: 'group', 'aria-label': 'editor format' }, fmtYaml, fmtJson)),
     editorHost,
     h('div.toolbar',
       h('button#c-curl', { type: 'button', onclick: (e) => copyCmd('curl', e.currentTarget) }, 'Copy as curl'),
       h('button#c-kubectl', { type: 'button', onclick: (e) => copyCmd('kubectl', e.currentTarget) }, 'Copy as kubectl'),
-      h('span.muted.hint', 'Ctrl+Enter sends')),
+      h('span.muted.hint', 'Ctrl+Enter sends · Ctrl+Space completes'), schemaNote),
     cmdOut);
   form.addEventListener('keydown', (e) => {
     if (!e.defaultPrevented && e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); api.send(); }
   });
-  const el = h('div.console-grid', h('div.console-left', form), responsePane);
+  const hist = historyView(log, { onLoad: (req) => api.load(req), onRun: (req) => { api.load(req); return api.send(); } });
+  const el = h('div.console-grid', h('div.console-left', form, hist.el), responsePane);
   root.append(el);
 
+  // pathKind: the kind the typed path names (a PATCH body has no kind of its own)
+  async function pathKind() {
+    const p = parsePath(path.value);
+    if (!p || !p.resource || p.subresource) return null;
+    const r = (await resources()).find((x) => x.group === p.group && x.resource === p.resource);
+    return r ? { apiVersion: r.group ? `${r.group}/${r.version}` : r.version, kind: r.kind } : null;
+  }
+  let noteTimer;
+  const noteKind = () => {
+    clearTimeout(noteTimer);
+    noteTimer = setTimeout(async () => {
+      const body = method.value !== 'GET' && method.value !== 'DELETE';
+      const k = body ? await help.kindOf(editor.value, 0).catch(() => null) : null;
+      schemaNote.textContent = k ? `fields of ${k.kind} (${k.apiVersion})` : '';
+      schemaNote.dataset.kind = k ? k.kind : '';
+    }, 200);
+  };
+
   let format = 'yaml';
-  const editor = await mountEditor(editorHost, { doc: '', lang: 'yaml', onSubmit: () => api.send(), onChange: () => refreshCmd(), label: 'request body' });
+  const editor = await mountEditor(editorHost, {
+    doc: '', lang: 'yaml', onSubmit: () => api.send(), onChange: () => { refreshCmd(); noteKind(); }, label: 'request body',
+    complete: (text, pos, lang, explicit) => help.complete(text, pos, lang, explicit),
+    hover: async (text, pos, lang) => {
+      const r = await help.hover(text, pos, lang);
+      return r && { from: r.from, to: r.to, dom: fieldTip(r) };
+    },
+  });
+  ready.then(noteKind, () => {});
+  path.addEventListener('change', noteKind);
+  method.addEventListener('change', noteKind);
   // the copied command follows every edit after it was copied
   form.addEventListener('input', () => refreshCmd());
   form.addEventListener('change', () => refreshCmd());
@@ -118,11 +160,18 @@ export async function createConsole(root, { onWatch } = {}) {
   function request() {
     const m = method.value;
     const text = editor.value;
-    return { method: m, path: path.value.trim(), query: query(), contentType: ctype.value, body: m === 'GET' || (m === 'DELETE' && !text.trim()) ? null : text };
+    let headers = [];
+    try { headers = hdrs.headers(); } catch (e) { /* shown when sent */ }
+    return { method: m, path: path.value.trim(), query: query(), contentType: ctype.value, headers, body: m === 'GET' || (m === 'DELETE' && !text.trim()) ? null : text };
   }
 
   function command(kind) {
-    try { return kind === 'curl' ? toCurl(request()) : toKubectl(request()); } catch (e) { return '# ' + e.message; }
+    try {
+      if (kind === 'curl') return toCurl(request());
+      const req = request();
+      const note = req.headers.length ? `# kubectl sends its own headers, not: ${req.headers.map(([k, v]) => `${k}: ${v}`).join(', ')}\n` : '';
+      return note + toKubectl(req);
+    } catch (e) { return '# ' + e.message; }
   }
 
   function copyCmd(kind, button) {
@@ -167,9 +216,13 @@ export async function createConsole(root, { onWatch } = {}) {
     el,
     request,
     editor,
-    /** load fills the form from a request ({method, path, query, contentType, body}). */
+    history: log,
+    newObject: picker.pick,
+    help,
+    /** load fills the form from a request ({method, path, query, contentType, headers ('Name: value' lines or [[name, value]]), body}). */
     load(req) {
       method.value = req.method || 'GET';
+      hdrs.text = typeof req.headers === 'string' ? req.headers : (req.headers || []).map(([k, v]) => `${k}: ${v}`).join('\n');
       path.value = req.path || '';
       for (const p of PARAMS) {
         const v = req.query ? req.query[p.name] : undefined;
@@ -181,6 +234,7 @@ export async function createConsole(root, { onWatch } = {}) {
       if (b != null && typeof b !== 'string') b = format === 'json' ? JSON.stringify(b, null, 2) + '\n' : stringify(b);
       editor.value = b || '';
       refreshCmd();
+      noteKind();
       path.focus();
     },
     /** send sends the form's request; {force: true} sends this one with force=true (the box stays as it is). */
@@ -188,14 +242,16 @@ export async function createConsole(root, { onWatch } = {}) {
       const req = request();
       if (force) req.query.force = 'true';
       if (!req.path.startsWith('/')) { responsePane.replaceChildren(h('p.error', 'The path must start with /')); return null; }
+      try { hdrs.headers(); } catch (e) { responsePane.replaceChildren(h('p.error', 'Headers: ' + e.message)); return null; }
+      const record = (status) => log.add({ ...req, headers: hdrs.text.trim() }, status);
       // a watch (the checkbox, or typed: ?watch=1, /watch/) streams in the Watch tab
       const w = onWatch && watchRequest(req);
-      if (w) { onWatch(w.path, w.query); return null; }
+      if (w) { record(0); onWatch(w.path, w.query); return null; }
       let body;
       let docs = [];
       try {
         docs = req.body == null ? [] : documents(req.body);
-        if (docs.length > 1) return await sendEach(req, docs);
+        if (docs.length > 1) { record(0); return await sendEach(req, docs); }
         body = req.body == null ? null : bodyText(req.body, req.contentType);
       } catch (e) {
         responsePane.replaceChildren(h('p.error', 'The body does not parse: ' + e.message));
@@ -205,6 +261,7 @@ export async function createConsole(root, { onWatch } = {}) {
       responsePane.setAttribute('aria-busy', 'true');
       try {
         const res = await send({ ...req, body });
+        record(res.status);
         let live = null;
         if (res.status === 409 && req.contentType === 'application/apply-patch+yaml') {
           const g = await send({ method: 'GET', path: req.path });
@@ -220,4 +277,13 @@ export async function createConsole(root, { onWatch } = {}) {
     },
   };
   return api;
+}
+
+// fieldTip is the hover card of a field: its path, type, required, and the
+// schema's description when it has one.
+function fieldTip(f) {
+  return h('div.field-tip',
+    h('div', h('b', f.path), ' ', h('code', `<${f.type}>`), f.required ? h('span.req', ' required') : h('span.muted', ' optional')),
+    f.enum ? h('div.muted', 'one of: ' + f.enum.join(', ')) : null,
+    f.description ? h('p', f.description) : h('p.muted', `no description in the OpenAPI of ${f.kind}`));
 }

@@ -56,18 +56,32 @@ export function responseView(res, opts = {}) {
 function bodyView(res) {
   const wrap = h('div.body');
   if (!res.text) { wrap.append(h('p.muted', '(empty body)')); return wrap; }
-  let mode = res.body && !res.contentType.includes('yaml') ? 'yaml' : 'raw';
+  const table = res.body && res.body.kind === 'Table' && Array.isArray(res.body.columnDefinitions);
+  let mode = table ? 'table' : res.body && !res.contentType.includes('yaml') ? 'yaml' : 'raw';
   const pre = h('pre.code', { tabindex: '0' });
+  const grid = table ? tableView(res.body) : null;
   const render = () => {
     pre.textContent = mode === 'yaml' && res.body ? stringify(res.body) : mode === 'json' && res.body ? JSON.stringify(res.body, null, 2) : res.text;
+    pre.hidden = mode === 'table';
+    if (grid) grid.hidden = mode !== 'table';
     for (const btn of bar.querySelectorAll('button[data-mode]')) btn.setAttribute('aria-pressed', String(btn.dataset.mode === mode));
   };
+  const modes = res.body ? [...(table ? ['table'] : []), 'yaml', 'json', 'raw'] : [];
   const bar = h('div.toolbar.small', h('span.muted', 'Body'),
-    res.body ? ['yaml', 'json', 'raw'].map((m) => h('button.seg', { type: 'button', dataset: { mode: m }, onclick: () => { mode = m; render(); } }, m.toUpperCase())) : null,
+    modes.map((m) => h('button.seg', { type: 'button', dataset: { mode: m }, onclick: () => { mode = m; render(); } }, m.toUpperCase())),
     h('button', { type: 'button', onclick: (e) => copyText(pre.textContent, e.currentTarget) }, 'copy'));
-  wrap.append(bar, pre);
+  wrap.append(bar, ...(grid ? [grid] : []), pre);
   render();
   return wrap;
+}
+
+/** tableView draws a meta.k8s.io Table (Accept: …;as=Table) as kubectl get prints it: the priority-0 columns. */
+function tableView(t) {
+  const cols = t.columnDefinitions.map((c, i) => ({ ...c, i })).filter((c) => !c.priority);
+  const cell = (v) => (v == null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+  return h('div.table-wrap', h('table.k-table',
+    h('thead', h('tr', cols.map((c) => h('th', { title: c.description || '' }, c.name.toUpperCase())))),
+    h('tbody', (t.rows || []).map((r) => h('tr', cols.map((c) => h('td', cell((r.cells || [])[c.i]))))))));
 }
 
 /** conflictView explains a 409 from apply field by field, with the force follow-up. */
