@@ -27,6 +27,10 @@ func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	checks := healthChecks[base]
+	if base != path && check == "" {
+		http.NotFound(w, r) // "/livez/": no check has an empty name
+		return
+	}
 	if check != "" {
 		if !hasString(checks, check) {
 			http.NotFound(w, r)

@@ -115,7 +115,9 @@ func parsePath(method, path string, query func(string) string) (ri reqInfo, ok b
 			ri.verb = "deletecollection"
 		}
 	default:
-		ri.verb = strings.ToLower(method)
+		// kube's RequestInfo leaves the verb empty for other methods (a
+		// custom resource's 405 then reads ` is not supported on ...`)
+		ri.verb = ""
 	}
 	return ri, true
 }

@@ -119,6 +119,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.Path
 	switch {
 	case path == "/version" || path == "/version/":
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			writeError(w, apierr.MethodNotAllowed())
+			return
+		}
 		s.serveVersion(w, r)
 		return
 	case isHealthPath(path):
@@ -184,12 +188,34 @@ func (s *Server) serveNotFoundIndex(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serveResource(w http.ResponseWriter, r *http.Request, ri reqInfo) {
 	res := s.reg.lookup(ri.group, ri.version, ri.resource)
 	s.addAPIWarnings(w, ri, res)
-	if res == nil || ri.tooManyParts {
+	if res == nil {
 		http.NotFound(w, r)
+		return
+	}
+	if ri.tooManyParts && !res.CRD {
+		// a custom resource's handler reads the first four segments and
+		// ignores the rest (.../w1/status/extra is .../w1/status); no
+		// built-in route matches
+		writeError(w, apierr.NotFoundPath())
 		return
 	}
 	if !res.Namespaced && ri.namespaceInPath && res.Resource != "namespaces" {
 		http.NotFound(w, r)
+		return
+	}
+	if res.Namespaced && !ri.namespaceInPath && ri.name == "" && ri.verb != "list" && ri.verb != "watch" {
+		// the all-namespaces path of a namespaced resource only lists
+		// and watches: a built-in's routes answer 405, a custom
+		// resource's handler 404
+		if res.CRD {
+			http.NotFound(w, r)
+		} else {
+			writeError(w, apierr.MethodNotAllowed())
+		}
+		return
+	}
+	if !res.CRD && res.Hooks.Answer == nil && !builtinRoute(ri) {
+		writeError(w, apierr.MethodNotAllowed())
 		return
 	}
 	if res.Resource == "namespaces" && ri.name != "" {
@@ -201,10 +227,13 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request, ri reqInf
 	served := ri.subresource == "" || (ri.subresource == "status" && res.Status) || (ri.subresource == "scale" && res.Scale != nil) ||
 		(ri.name != "" && ownSubresource(res, ri.subresource) != nil)
 	if !served {
-		if res.CRD && ri.name != "" {
+		switch {
+		case res.CRD && ri.name != "":
 			// the custom resource handler answers for the object
 			writeError(w, apierr.NotFound(apierr.GR{Group: res.Group, Resource: res.Resource}, ri.name))
-		} else {
+		case !res.CRD:
+			writeError(w, apierr.NotFoundPath()) // no built-in route
+		default:
 			http.NotFound(w, r)
 		}
 		return
@@ -222,6 +251,22 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request, ri reqInf
 	if err := req.dispatch(); err != nil {
 		writeError(w, err)
 	}
+}
+
+// builtinRoute reports whether a built-in's routes (go-restful's, one per
+// path and method) take the request: a collection takes GET, POST and
+// DELETE, an object GET, PUT, PATCH and DELETE, other methods none. A
+// custom resource's handler has no such table: it answers by verb.
+func builtinRoute(ri reqInfo) bool {
+	switch {
+	case ri.verb == "":
+		return false
+	case ri.subresource != "":
+		return true // each subresource decides (405 with its verb)
+	case ri.name == "":
+		return ri.verb != "update" && ri.verb != "patch"
+	}
+	return ri.verb != "create"
 }
 
 // isHealthPath matches /healthz, /livez, /readyz and their per-check paths.

@@ -85,7 +85,8 @@ func (b body) render() string {
 }
 
 // applyIgnore removes the dotted paths (normalisation rule 2). "$" removes
-// the whole body; "*" matches any key or array index.
+// the whole body; "*" matches any key or array index; a leading "$." is
+// optional, as in the recorder.
 //
 // Example: "items.*.metadata.managedFields" drops managedFields of every item.
 func applyIgnore(b body, paths []string) body {
@@ -101,7 +102,7 @@ func applyIgnore(b body, paths []string) body {
 		if p == "" {
 			continue
 		}
-		b.json = removePath(b.json, strings.Split(p, "."))
+		b.json = removePath(b.json, strings.Split(strings.TrimPrefix(p, "$."), "."))
 	}
 	return b
 }
