@@ -58,6 +58,8 @@ func (d *decoder) scalar(w wireField, f *field, s *schema.Schema) (any, error) {
 		return intOrString(w.b)
 	case 'r':
 		return rawJSON(w.b)
+	case 'v':
+		return stringList(w.b)
 	}
 	return nil, &Error{Code: ErrUnsupported, Msg: sprintf("decoding %s from protobuf is not supported", goName(f))}
 }
@@ -260,4 +262,24 @@ func validUTF8(s string) string {
 		i += n
 	}
 	return b.String()
+}
+
+// stringList decodes a named []string (ExtraValue) {items = 1 repeated
+// string}. It only occurs as a map value, which gogo starts at an empty
+// ExtraValue{}: no items is [].
+func stringList(data []byte) (any, error) {
+	l := []any{}
+	err := messageFields(data, "ExtraValue", func(w wireField) error {
+		if w.num == 1 {
+			if w.typ != wireBytes {
+				return wrongWireType(w.typ, "Items")
+			}
+			l = append(l, validUTF8(string(w.b)))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
 }

@@ -31,6 +31,8 @@ import (
 //	q resource.Quantity {string=1}
 //	x intstr.IntOrString {type=1, intVal=2, strVal=3}
 //	r runtime.RawExtension / metav1.FieldsV1 {raw=1}: embedded JSON
+//	v a named []string (authentication's ExtraValue): a message
+//	  {items = 1 repeated string}, in JSON the list itself
 //	j apiextensions JSONSchemaProps (not decoded)
 //
 // PRESENCE says what the typed JSON encoding writes for the field, given
@@ -141,6 +143,13 @@ func (g *generator) protoKind(where string, t reflect.Type) string {
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
 			return "y"
+		}
+		if t.Name() != "" {
+			// go-to-protobuf makes a named slice a message {items = 1}
+			if t.Elem().Kind() != reflect.String {
+				g.warnf("%s: named slice %s of %s", where, t, t.Elem())
+			}
+			return "v"
 		}
 		e := g.protoKind(where, t.Elem())
 		if strings.ContainsAny(e, "*%") {
