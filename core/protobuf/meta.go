@@ -2,6 +2,7 @@ package protobuf
 
 import (
 	_ "embed"
+	"strings"
 	"sync"
 
 	"github.com/kubesandbox/kubesandbox/core/schema"
@@ -44,4 +45,77 @@ func ListOf(item *schema.Schema) *schema.Schema {
 	}
 	props["items"] = &schema.Schema{Type: "array", Items: item}
 	return &schema.Schema{Type: "object", Properties: props, Proto: l.Proto}
+}
+
+// EncodeResponse encodes an API answer whose objects have schema s: a
+// Status (errors, and the answers of some deletes), a
+// PartialObjectMetadata(List), a list of s (its kind ends in "List" and it
+// has items) or an object of s.
+func EncodeResponse(obj map[string]any, s *schema.Schema) ([]byte, error) {
+	kind, _ := obj["kind"].(string)
+	apiVersion, _ := obj["apiVersion"].(string)
+	_, hasItems := obj["items"]
+	switch {
+	case kind == "Status" && apiVersion == "v1":
+		s = Meta("Status")
+	case (kind == "PartialObjectMetadata" || kind == "PartialObjectMetadataList") && strings.HasPrefix(apiVersion, "meta.k8s.io/"):
+		s = Meta(kind)
+	case hasItems && strings.HasSuffix(kind, "List"):
+		s = ListOf(s)
+	}
+	return EncodeObject(obj, s)
+}
+
+var encodable sync.Map // *schema.Schema -> bool
+
+// Encodable reports whether objects of schema s can be encoded: s has a
+// protobuf description, and so has every message it reaches (the
+// CustomResourceDefinition's JSONSchemaProps has none).
+func Encodable(s *schema.Schema) bool {
+	if s == nil {
+		return false
+	}
+	if v, ok := encodable.Load(s); ok {
+		return v.(bool)
+	}
+	ok := walkEncodable(s, map[*schema.Schema]bool{})
+	encodable.Store(s, ok)
+	return ok
+}
+
+func walkEncodable(s *schema.Schema, seen map[*schema.Schema]bool) bool {
+	if seen[s] {
+		return true
+	}
+	seen[s] = true
+	t, err := tableOf(s)
+	if err != nil {
+		return false
+	}
+	return walkTable(s, t, seen)
+}
+
+func walkTable(s *schema.Schema, t *table, seen map[*schema.Schema]bool) bool {
+	for _, f := range t.fields {
+		switch {
+		case f.group != nil:
+			if !walkTable(s, f.group, seen) {
+				return false
+			}
+		case f.kind == 'j':
+			return false
+		case f.kind == 'o':
+			sub := prop(s, f)
+			switch f.rep {
+			case '*':
+				sub = items(s, f)
+			case '%':
+				sub = values(s, f)
+			}
+			if sub == nil || !walkEncodable(sub, seen) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -84,6 +84,8 @@ func TestWarnings(t *testing.T) {
 		"io.k8s.api.autoscaling.v1.ScaleStatus: not in the apply schema",
 		// +listType=atomic wins over patchMergeKey for apply.
 		`io.k8s.api.batch.v1.JobStatus.conditions: patchMergeKey "type", list type "atomic" keys []`,
+		// pods/binding's body: create only
+		"io.k8s.api.core.v1.Binding: not in the apply schema",
 		`io.k8s.api.core.v1.PodStatus.hostIPs: patchMergeKey "ip", list type "atomic" keys []`,
 		"io.k8s.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement: not in the apply schema",
 	}
