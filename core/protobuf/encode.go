@@ -5,9 +5,9 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
-	"strconv"
 	"time"
 
+	"github.com/kubesandbox/kubesandbox/core/builtin/common"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/schema"
 )
@@ -24,7 +24,8 @@ import (
 //   - repeated scalars unpacked, one tag per element; map entries
 //     {key = 1, value = 2} sorted by key;
 //   - Time as Timestamp {seconds, nanos} (an empty message for the zero
-//     time), Quantity as its string, IntOrString as {type, intVal, strVal},
+//     time), Quantity as its canonical string, IntOrString as {type,
+//     intVal, strVal},
 //     RawExtension / FieldsV1 as the JSON text of the value.
 //
 // For example ConfigMap {"metadata":{"name":"x"},"data":{"a":"b"}} is
@@ -237,16 +238,15 @@ func (e *encoder) value(buf []byte, num int, f *field, v any, s *schema.Schema) 
 		}
 		return appendBytes(buf, num, appendVarint(nil, 1, uint64(d))), nil
 	case 'q':
-		var str string
-		switch q := v.(type) {
-		case string:
-			str = q
-		case int64:
-			str = strconv.FormatInt(q, 10)
-		case nil:
-			str = "0"
-		default:
-			return nil, typeError(f, v) // stored quantities are canonical strings
+		// Quantity.Marshal writes the canonical String(): "0.5" is "500m",
+		// the number 1000 "1k"
+		str := "0"
+		if v != nil {
+			q, ok := common.ParseQuantity(v)
+			if !ok {
+				return nil, &Error{Code: ErrInvalidValue, Msg: sprintf("%s: %v is not a quantity", goName(f), v)}
+			}
+			str = q.String()
 		}
 		return appendBytes(buf, num, appendBytes(nil, 1, []byte(str))), nil
 	case 'x':

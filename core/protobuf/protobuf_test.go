@@ -213,6 +213,8 @@ func TestEncode(t *testing.T) {
 			envelope("v1", "ConfigMap", pb{}.msg(1, meta("x")).entry(2, "a", "1").entry(2, "b", "2"))},
 		{"negative int32 takes ten bytes", "api.autoscaling.v1.Scale", `{"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"name":"s"},"spec":{"replicas":-1}}`,
 			envelope("autoscaling/v1", "Scale", pb{}.msg(1, meta("s")).msg(2, pb{}.int(1, -1)).msg(3, pb{}.int(1, 0).str(2, "")))},
+		{"quantities canonical", "api.core.v1.ResourceQuota", `{"metadata":{"name":"q"},"spec":{"hard":{"cpu":"0.5","memory":1000}}}`,
+			envelope("", "", pb{}.msg(1, meta("q")).msg(2, pb{}.msg(1, pb{}.str(1, "cpu").msg(2, pb{}.str(1, "500m"))).msg(1, pb{}.str(1, "memory").msg(2, pb{}.str(1, "1k")))).msg(3, nil))},
 		{"Time in seconds, pointer absent", "api.core.v1.Namespace", `{"metadata":{"name":"n","creationTimestamp":"2024-05-01T10:00:00Z"},"spec":{}}`,
 			envelope("", "", pb{}.msg(1, pb{}.str(1, "n").str(2, "").str(3, "").str(4, "").str(5, "").str(6, "").int(7, 0).msg(8, pb{}.int(1, 1714557600).int(2, 0))).msg(2, nil).msg(3, pb{}.str(1, "")))},
 	} {

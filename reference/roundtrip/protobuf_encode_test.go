@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -283,4 +284,28 @@ func TestProtobufEncodeMeta(t *testing.T) {
 			compare(t, got, buf.Bytes(), "watch frame "+typ)
 		}
 	})
+}
+
+// TestProtobufEncodeQuantities: the stored JSON keeps quantities as sent
+// ("0.5", 1000, "1.5Gi"); the protobuf answer has what the real server's
+// has, the canonical String() of the parsed Quantity.
+func TestProtobufEncodeQuantities(t *testing.T) {
+	for _, q := range []string{`"0.5"`, `1000`, `0.25`, `"1.5Gi"`, `"1024Mi"`, `"2000m"`, `"1e3"`, `"100M"`, `"0.1Ki"`, `"-0.5"`} {
+		t.Run(q, func(t *testing.T) {
+			in := `{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"q"},"spec":{"hard":{"x":` + q + `}}}`
+			m, err := jsonx.DecodeObject([]byte(in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := kpb.EncodeObject(m, builtin.Definition("io.k8s.api.core.v1.ResourceQuota"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var typed corev1.ResourceQuota
+			if err := json.Unmarshal([]byte(in), &typed); err != nil {
+				t.Fatal(err)
+			}
+			compare(t, got, realProto(t, &typed), q)
+		})
+	}
 }
