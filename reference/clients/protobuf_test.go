@@ -2,8 +2,10 @@ package clients
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,6 +19,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
@@ -231,7 +234,7 @@ func TestTypedClientProtobuf(t *testing.T) {
 	defer ct.mu.Unlock()
 	for req, typ := range ct.seen {
 		want := protobufType
-		if req[len(req)-len("watch=true"):] == "watch=true" {
+		if strings.Contains(req, "watch=true") {
 			want += ";stream=watch"
 		}
 		if typ != want {
@@ -240,5 +243,50 @@ func TestTypedClientProtobuf(t *testing.T) {
 	}
 	if len(ct.seen) < 10 {
 		t.Errorf("only %d requests recorded: %v", len(ct.seen), ct.seen)
+	}
+}
+
+// TestInformerProtobuf: a SharedInformerFactory over a protobuf clientset
+// (its streaming list: initial events closed by the initial-events-end
+// bookmark, both in protobuf frames) syncs and sees later writes.
+func TestInformerProtobuf(t *testing.T) {
+	c := newCluster(t, apiserver.Options{})
+	ct := &contentTypes{seen: map[string]string{}}
+	pb := kubernetes.NewForConfigOrDie(protobufConfig(c, ct))
+	ctx := context.Background()
+	pre, err := pb.CoreV1().ConfigMaps("default").Create(ctx, cm("pb-pre", map[string]string{"v": "0"}, nil), metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := informers.NewSharedInformerFactoryWithOptions(pb, 0, informers.WithNamespace("default"))
+	inf := f.Core().V1().ConfigMaps().Informer()
+	events := recordConfigMaps(t, inf, "pb-")
+	startInformers(t, f)
+	if got := inf.LastSyncResourceVersion(); got != pre.ResourceVersion {
+		t.Errorf("LastSyncResourceVersion = %s, want the bookmark's %s", got, pre.ResourceVersion)
+	}
+	if _, err := pb.CoreV1().ConfigMaps("default").Create(ctx, cm("pb-a", map[string]string{"v": "1"}, nil), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := []event{{"add", "pb-pre", "0"}, {"add", "pb-a", "1"}}
+	eventually(t, 5*time.Second, func() string {
+		if got := events(); fmt.Sprint(got) != fmt.Sprint(want) {
+			return fmt.Sprintf("events %v, want %v", got, want)
+		}
+		return ""
+	})
+	ct.mu.Lock()
+	defer ct.mu.Unlock()
+	watches := 0
+	for req, typ := range ct.seen {
+		if strings.Contains(req, "watch=true") {
+			watches++
+			if typ != protobufType+";stream=watch" {
+				t.Errorf("%s: Content-Type %q", req, typ)
+			}
+		}
+	}
+	if watches == 0 {
+		t.Errorf("no watch seen: %v", ct.seen)
 	}
 }

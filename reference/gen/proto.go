@@ -31,8 +31,8 @@ import (
 //	q resource.Quantity {string=1}
 //	x intstr.IntOrString {type=1, intVal=2, strVal=3}
 //	r runtime.RawExtension / metav1.FieldsV1 {raw=1}: embedded JSON
-//	v a named []string (authentication's ExtraValue): a message
-//	  {items = 1 repeated string}, in JSON the list itself
+//	v a named []string as a map value (authentication's ExtraValue): a
+//	  message {items = 1 repeated string}, in JSON the list itself
 //	j apiextensions JSONSchemaProps (not decoded)
 //
 // PRESENCE says what the typed JSON encoding writes for the field, given
@@ -144,13 +144,6 @@ func (g *generator) protoKind(where string, t reflect.Type) string {
 		if t.Elem().Kind() == reflect.Uint8 {
 			return "y"
 		}
-		if t.Name() != "" {
-			// go-to-protobuf makes a named slice a message {items = 1}
-			if t.Elem().Kind() != reflect.String {
-				g.warnf("%s: named slice %s of %s", where, t, t.Elem())
-			}
-			return "v"
-		}
 		e := g.protoKind(where, t.Elem())
 		if strings.ContainsAny(e, "*%") {
 			g.warnf("%s: nested repeated type %s", where, t)
@@ -159,6 +152,11 @@ func (g *generator) protoKind(where string, t reflect.Type) string {
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String {
 			g.warnf("%s: map key %s", where, t.Key())
+		}
+		if v := t.Elem(); v.Kind() == reflect.Slice && v.Name() != "" && v.Elem().Kind() == reflect.String {
+			// a map value cannot be repeated: go-to-protobuf wraps a
+			// named []string (ExtraValue) in a message {items = 1}
+			return "%v"
 		}
 		e := g.protoKind(where, t.Elem())
 		if strings.ContainsAny(e, "*%") {
