@@ -275,6 +275,12 @@ func (e *encoder) value(buf []byte, num int, f *field, v any, s *schema.Schema) 
 			sub = appendBytes(sub, 1, []byte(str))
 		}
 		return appendBytes(buf, num, sub), nil
+	case 'j', 'A', 'B', 'S':
+		sub, err := e.schemaProps(f, v)
+		if err != nil {
+			return nil, err
+		}
+		return appendBytes(buf, num, sub), nil
 	case 'r':
 		var sub []byte
 		switch x := v.(type) {
@@ -348,3 +354,75 @@ func appendBytes(b []byte, num int, v []byte) []byte {
 }
 
 func appendUvarint(b []byte, v uint64) []byte { return binary.AppendUvarint(b, v) }
+
+// schemaProps encodes a JSONSchemaProps ('j') or one of its wrappers,
+// whose JSON is one of two forms:
+//
+//	A JSONSchemaPropsOrArray        {schema = 1} or {jSONSchemas = 2 ...}
+//	B JSONSchemaPropsOrBool         {allows = 1} or {allows = 1 (true), schema = 2}
+//	S JSONSchemaPropsOrStringArray  {schema = 1} or {property = 2 ...}
+func (e *encoder) schemaProps(f *field, v any) ([]byte, error) {
+	s := schemaProps()
+	if s == nil {
+		return nil, &Error{Code: ErrSchema, Msg: "no protobuf description of JSONSchemaProps"}
+	}
+	msg := func(v any) ([]byte, error) {
+		m, ok := v.(map[string]any)
+		if !ok && v != nil {
+			return nil, typeError(f, v)
+		}
+		return e.message(nil, m, s)
+	}
+	var sub []byte
+	switch x := v.(type) {
+	case map[string]any:
+		b, err := msg(x)
+		if err != nil {
+			return nil, err
+		}
+		switch f.kind {
+		case 'j':
+			return b, nil
+		case 'B':
+			return appendBytes(appendVarint(nil, 1, 1), 2, b), nil
+		}
+		return appendBytes(nil, 1, b), nil
+	case []any:
+		for _, el := range x {
+			switch f.kind {
+			case 'A':
+				b, err := msg(el)
+				if err != nil {
+					return nil, err
+				}
+				sub = appendBytes(sub, 2, b)
+			case 'S':
+				str, ok := el.(string)
+				if !ok {
+					return nil, typeError(f, el)
+				}
+				sub = appendBytes(sub, 2, []byte(str))
+			default:
+				return nil, typeError(f, v)
+			}
+		}
+		return sub, nil
+	case bool:
+		if f.kind == 'B' {
+			n := uint64(0)
+			if x {
+				n = 1
+			}
+			return appendVarint(nil, 1, n), nil
+		}
+	case nil:
+		if f.kind == 'B' {
+			return appendVarint(nil, 1, 0), nil
+		}
+		if f.kind == 'j' {
+			return e.message(nil, nil, s)
+		}
+		return nil, nil
+	}
+	return nil, typeError(f, v)
+}

@@ -30,6 +30,14 @@ func Meta(name string) *schema.Schema {
 	return metaDefs["io.k8s.apimachinery.pkg.apis.meta.v1."+name]
 }
 
+// schemaProps is the schema of apiextensions' JSONSchemaProps, the
+// message of a CRD's openAPIV3Schema (kind 'j') and of the values of the
+// A, B and S kinds.
+func schemaProps() *schema.Schema {
+	Meta("") // loads the definitions
+	return metaDefs["io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps"]
+}
+
 // ListOf is the schema of a list whose items have schema item. Every
 // built-in list is {metadata = 1 ListMeta, items = 2 repeated item}, the
 // layout of the generated PartialObjectMetadataList (reference/roundtrip
@@ -103,7 +111,9 @@ func walkTable(s *schema.Schema, t *table, seen map[*schema.Schema]bool) bool {
 				return false
 			}
 		case f.kind == 'j':
-			return false
+			if schemaProps() == nil {
+				return false
+			}
 		case f.kind == 'o':
 			sub := prop(s, f)
 			switch f.rep {

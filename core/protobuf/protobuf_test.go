@@ -25,6 +25,12 @@ func (b pb) str(num int, s string) pb      { return b.bytes(num, []byte(s)) }
 func (b pb) msg(num int, m pb) pb          { return b.bytes(num, m) }
 func (b pb) int(num int, v int64) pb       { return b.tag(num, 0).varint(uint64(v)) }
 func (b pb) entry(num int, k, v string) pb { return b.msg(num, pb{}.str(1, k).str(2, v)) }
+func (b pb) fixed64(v uint64) pb {
+	for i := 0; i < 8; i++ {
+		b = append(b, byte(v>>(8*i)))
+	}
+	return b
+}
 
 func envelope(apiVersion, kind string, raw pb) []byte {
 	return append([]byte("k8s\x00"), pb{}.msg(1, pb{}.str(1, apiVersion).str(2, kind)).bytes(2, raw).str(3, "").str(4, "")...)
@@ -129,7 +135,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"bad int-or-string type", "api.core.v1.ServicePort", append([]byte("k8s\x00"), pb{}.bytes(2, pb{}.msg(4, pb{}.int(1, 7)))...), ErrInvalidValue, "impossible IntOrString.Type"},
 		{"empty quantity text", "api.core.v1.ResourceRequirements", append([]byte("k8s\x00"), pb{}.bytes(2, pb{}.msg(1, pb{}.str(1, "cpu").msg(2, pb{}.str(1, ""))))...), ErrInvalidValue, "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"},
 		{"bad embedded JSON", cm, envelope("v1", "ConfigMap", pb{}.msg(1, pb{}.msg(17, pb{}.msg(7, pb{}.str(1, "{"))))), ErrInvalidValue, ""},
-		{"CRD schema", "apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation", append([]byte("k8s\x00"), pb{}.bytes(2, pb{}.msg(1, pb{}.str(5, "object")))...), ErrUnsupported, "decoding OpenAPIV3Schema from protobuf is not supported"},
+		{"CRD schema: additionalProperties of a wrong wire type", "apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation", append([]byte("k8s\x00"), pb{}.bytes(2, pb{}.msg(1, pb{}.int(30, 1)))...), ErrMalformed, "proto: wrong wireType = 0 for field AdditionalProperties"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := DecodeToJSONObject(tc.body, def(t, tc.def))
@@ -229,6 +235,35 @@ func TestEncode(t *testing.T) {
 			}
 			if string(got) != string(tc.want) {
 				t.Errorf("got  % x\nwant % x", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestDecodeSchemaProps: a CRD's openAPIV3Schema and the JSON forms of its
+// wrappers (the bytes of every form are compared with the real codec in
+// reference/roundtrip).
+func TestDecodeSchemaProps(t *testing.T) {
+	str := pb{}.str(5, "string")
+	for _, tc := range []struct {
+		name string
+		msg  pb
+		want string
+	}{
+		{"type", pb{}.str(5, "object"), `{"openAPIV3Schema":{"type":"object"}}`},
+		{"items as a schema", pb{}.msg(24, pb{}.msg(1, str)), `{"openAPIV3Schema":{"items":{"type":"string"}}}`},
+		{"items as a list", pb{}.msg(24, pb{}.msg(2, str).msg(2, nil)), `{"openAPIV3Schema":{"items":[{"type":"string"},{}]}}`},
+		{"additionalProperties false", pb{}.msg(30, pb{}.int(1, 0)), `{"openAPIV3Schema":{"additionalProperties":false}}`},
+		{"additionalProperties schema", pb{}.msg(30, pb{}.int(1, 1).msg(2, str)), `{"openAPIV3Schema":{"additionalProperties":{"type":"string"}}}`},
+		{"dependencies", pb{}.msg(32, pb{}.str(1, "a").msg(2, pb{}.str(2, "b"))).msg(32, pb{}.str(1, "c").msg(2, pb{}.msg(1, str))),
+			`{"openAPIV3Schema":{"dependencies":{"a":["b"],"c":{"type":"string"}}}}`},
+		{"properties, enum, maximum", pb{}.msg(29, pb{}.str(1, "p").msg(2, str)).msg(20, pb{}.str(1, `"x"`)).tag(9, 1).fixed64(0x4000000000000000),
+			`{"openAPIV3Schema":{"enum":["x"],"maximum":2,"properties":{"p":{"type":"string"}}}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := append([]byte("k8s\x00"), pb{}.bytes(2, pb{}.msg(1, tc.msg))...)
+			if got := decodeString(t, body, def(t, "apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation")); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
 			}
 		})
 	}

@@ -16,7 +16,7 @@ type field struct {
 	name  string
 	num   int
 	rep   byte // 0, '*' repeated, '%' map with string keys
-	kind  byte // s i l b d y o t c a q x r v j
+	kind  byte // s i l b d y o t c a q x r v j A B S
 	pres  byte // z e p n
 	group *table
 }
@@ -138,7 +138,7 @@ func (p *parser) field(depth int) (*field, error) {
 		return nil, p.fail("expected KIND and PRESENCE")
 	}
 	f.kind, f.pres = p.src[p.i], p.src[p.i+1]
-	if !strings.ContainsRune("silbdyotcaqxrvj", rune(f.kind)) {
+	if !strings.ContainsRune("silbdyotcaqxrvjABS", rune(f.kind)) {
 		return nil, p.fail("unknown kind %q", f.kind)
 	}
 	if !strings.ContainsRune("zepn", rune(f.pres)) {

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/kubesandbox/kubesandbox/core/schema"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -20,6 +21,8 @@ func MetaRoots() []reflect.Type {
 		reflect.TypeFor[metav1.WatchEvent](),
 		reflect.TypeFor[metav1.PartialObjectMetadata](),
 		reflect.TypeFor[metav1.PartialObjectMetadataList](),
+		// a CRD's openAPIV3Schema ('j' in its description)
+		reflect.TypeFor[apiextensionsv1.JSONSchemaProps](),
 	}
 }
 
@@ -31,7 +34,7 @@ func GenerateMeta() (*Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &generator{smd: smd, defs: map[string]*schema.Schema{}}
+	g := &generator{smd: smd, defs: map[string]*schema.Schema{}, schemaProps: true}
 	for _, t := range MetaRoots() {
 		g.named(t)
 	}

@@ -34,6 +34,13 @@ import (
 func filler(seed int64) *randfill.Filler {
 	quantities := []string{"0", "1", "250m", "64Mi", "1Gi", "1500m", "2k", "-3", "1e3"}
 	json := []string{`{"a":1}`, `{"f:metadata":{"f:labels":{".":{},"f:app":{}}}}`, `[1,"x",null]`, `"s"`, `{}`}
+	rawJSON := func(c randfill.Continue) *apiextensionsv1.JSON {
+		if c.Intn(3) == 0 {
+			return nil
+		}
+		return &apiextensionsv1.JSON{Raw: []byte(json[c.Intn(len(json))])}
+	}
+	depth := 0
 	return randfill.NewWithSeed(seed).NilChance(0.3).NumElements(0, 2).MaxDepth(12).Funcs(
 		func(q *resource.Quantity, c randfill.Continue) {
 			*q = resource.MustParse(quantities[c.Intn(len(quantities))])
@@ -66,6 +73,53 @@ func filler(seed int64) *randfill.Filler {
 		},
 		func(f *float64, c randfill.Continue) {
 			*f = float64(c.Int63n(1e6)) / 8
+		},
+		// a CRD schema: at most three levels, each wrapper in one of
+		// its JSON forms
+		func(p *apiextensionsv1.JSONSchemaProps, c randfill.Continue) {
+			depth++
+			defer func() { depth-- }()
+			if depth > 3 {
+				*p = apiextensionsv1.JSONSchemaProps{Type: "string"}
+				return
+			}
+			c.FillNoCustom(p)
+			p.Default, p.Example = rawJSON(c), rawJSON(c)
+			p.Enum = nil
+			if c.Bool() {
+				p.Enum = []apiextensionsv1.JSON{{Raw: []byte(json[c.Intn(len(json))])}, {Raw: []byte(`"x"`)}}
+			}
+		},
+		func(o *apiextensionsv1.JSONSchemaPropsOrArray, c randfill.Continue) {
+			*o = apiextensionsv1.JSONSchemaPropsOrArray{}
+			if c.Bool() {
+				o.Schema = &apiextensionsv1.JSONSchemaProps{}
+				c.Fill(o.Schema)
+			} else {
+				o.JSONSchemas = make([]apiextensionsv1.JSONSchemaProps, 1+c.Intn(2))
+				for i := range o.JSONSchemas {
+					c.Fill(&o.JSONSchemas[i])
+				}
+			}
+		},
+		func(o *apiextensionsv1.JSONSchemaPropsOrBool, c randfill.Continue) {
+			*o = apiextensionsv1.JSONSchemaPropsOrBool{Allows: c.Bool()}
+			if c.Bool() {
+				o.Allows, o.Schema = true, &apiextensionsv1.JSONSchemaProps{}
+				c.Fill(o.Schema)
+			}
+		},
+		func(o *apiextensionsv1.JSONSchemaPropsOrStringArray, c randfill.Continue) {
+			*o = apiextensionsv1.JSONSchemaPropsOrStringArray{}
+			if c.Bool() {
+				o.Schema = &apiextensionsv1.JSONSchemaProps{}
+				c.Fill(o.Schema)
+			} else {
+				o.Property = []string{c.String(5), c.String(3)}
+			}
+		},
+		func(j *apiextensionsv1.JSON, c randfill.Continue) {
+			j.Raw = []byte(json[c.Intn(len(json))])
 		},
 	)
 }
@@ -126,12 +180,11 @@ func compare(t *testing.T, got, want []byte, what string) bool {
 }
 
 // encodeRoots are the kinds whose encoding is compared: every root of the
-// generated schemas that client-go's scheme knows, but the
-// CustomResourceDefinition (its JSONSchemaProps is not encoded).
+// generated schemas but DeleteOptions (a body, never answered).
 func encodeRoots(t *testing.T) []reflect.Type {
 	var out []reflect.Type
 	for _, r := range gen.Roots() {
-		if r == reflect.TypeFor[apiextensionsv1.CustomResourceDefinition]() || r == reflect.TypeFor[metav1.DeleteOptions]() {
+		if r == reflect.TypeFor[metav1.DeleteOptions]() {
 			continue
 		}
 		out = append(out, r)
