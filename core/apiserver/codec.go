@@ -12,9 +12,11 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/builtin"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/protobuf"
 	"github.com/kubesandbox/kubesandbox/core/resource"
+	"github.com/kubesandbox/kubesandbox/core/schema"
 )
 
 const (
@@ -28,8 +30,11 @@ var servedMediaTypes = []string{mediaJSON, mediaYAML, mediaProtobuf}
 
 // output is the negotiated response form.
 type output struct {
-	media string // mediaJSON or mediaYAML
-	table bool   // as=Table;g=meta.k8s.io;v=v1
+	media string // mediaJSON, mediaYAML or mediaProtobuf
+	// proto is the schema of the objects of a protobuf answer (lists and
+	// Status are derived from it: protobuf.EncodeResponse)
+	proto *schema.Schema
+	table bool // as=Table;g=meta.k8s.io;v=v1
 	// partial: "PartialObjectMetadata" or "PartialObjectMetadataList"
 	// (as=...;g=meta.k8s.io;v=v1): metadata only
 	partial string
@@ -41,13 +46,16 @@ type output struct {
 }
 
 // negotiate reads the Accept header. A list that allows JSON falls back to
-// JSON; one that allows nothing we serve is 406.
-func negotiate(r *http.Request) (output, error) {
+// JSON; one that allows nothing we serve is 406. proto is the schema of
+// the endpoint's objects when they can be answered as protobuf (built-in
+// kinds, and any Scale), nil for JSON only (custom resources): then
+// protobuf is skipped as kube-apiserver skips it. PartialObjectMetadata
+// is served as protobuf for every resource; Table never is.
+func negotiate(r *http.Request, proto *schema.Schema) (output, error) {
 	accept := r.Header.Get("Accept")
 	if accept == "" {
 		return output{media: mediaJSON}, nil
 	}
-	protobufOnly := false
 	for _, part := range strings.Split(accept, ",") {
 		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
 		if err != nil {
@@ -81,10 +89,18 @@ func negotiate(r *http.Request) (output, error) {
 			}
 			return output{media: mediaJSON}, nil
 		case mediaProtobuf:
-			protobufOnly = true
+			switch as := params["as"]; as {
+			case "":
+				if proto != nil {
+					return output{media: mediaProtobuf, proto: proto}, nil
+				}
+			case "PartialObjectMetadata", "PartialObjectMetadataList":
+				if v := params["v"]; params["g"] == "meta.k8s.io" && (v == "v1" || v == "v1beta1") {
+					return output{media: mediaProtobuf, partial: as, metaVersion: v}, nil
+				}
+			}
 		}
 	}
-	_ = protobufOnly
 	return output{}, apierr.NotAcceptable(servedMediaTypes)
 }
 
@@ -141,22 +157,7 @@ func decodeObject(r *http.Request, body []byte, res *resource.Resource) (object,
 		if crd || res.Schema == nil {
 			return nil, apierr.UnsupportedMediaType(ct, []string{mediaJSON, mediaYAML})
 		}
-		u, err := protobuf.DecodeEnvelope(body)
-		if err != nil {
-			return nil, unrecognized(err)
-		}
-		obj, err := u.Decode(res.Schema)
-		if err != nil { // the real transformDecodeError wording once the envelope gave a GVK
-			k, v := u.Kind, u.APIVersion[strings.LastIndexByte(u.APIVersion, '/')+1:]
-			if k == "" {
-				k = kind
-			}
-			if v == "" {
-				v = res.Version
-			}
-			return nil, apierr.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", k, v, kind, err))
-		}
-		return obj, nil
+		return decodeProtobufBody(body, kind, res.Version, res.Schema)
 	default:
 		types := []string{mediaJSON, mediaYAML}
 		if !crd {
@@ -179,6 +180,30 @@ func decodeObject(r *http.Request, body []byte, res *resource.Resource) (object,
 		return obj, nil
 	}
 	return nil, unrecognized(fmt.Errorf("couldn't get version/kind; json parse error: %v", err))
+}
+
+// decodeProtobufBody decodes a protobuf body of kind (whose schema is s,
+// served at version) with the real server's error texts:
+//
+//	the object provided is unrecognized (must be of type Scale): provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] (7b7d)
+//	Scale in version "v1" cannot be handled as a Scale: unexpected EOF
+func decodeProtobufBody(body []byte, kind, version string, s *schema.Schema) (object, error) {
+	u, err := protobuf.DecodeEnvelope(body)
+	if err != nil {
+		return nil, apierr.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %v (%s)", kind, err, summarize(body)))
+	}
+	obj, err := u.Decode(s)
+	if err != nil { // the real transformDecodeError wording once the envelope gave a GVK
+		k, v := u.Kind, u.APIVersion[strings.LastIndexByte(u.APIVersion, '/')+1:]
+		if k == "" {
+			k = kind
+		}
+		if v == "" {
+			v = version
+		}
+		return nil, apierr.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", k, v, kind, err))
+	}
+	return obj, nil
 }
 
 // checkMetadataType fails, as the real decoders do, when metadata is
@@ -271,8 +296,19 @@ func summarize(b []byte) string {
 	}
 }
 
-// writeJSON writes v with status code in the negotiated form.
+// writeObject writes v with status code in the negotiated form.
 func writeObject(w http.ResponseWriter, code int, out output, v any) {
+	if out.media == mediaProtobuf {
+		b, err := encodeProtobuf(v, out.proto)
+		if err != nil {
+			writeError(w, apierr.Internal(err))
+			return
+		}
+		w.Header().Set("Content-Type", mediaProtobuf)
+		w.WriteHeader(code)
+		w.Write(b)
+		return
+	}
 	b, err := jsonx.Marshal(v)
 	if err != nil {
 		writeError(w, err)
@@ -299,43 +335,68 @@ func writeError(w http.ResponseWriter, err error) {
 	w.Write(b)
 }
 
+// writeErrorAs writes err as a Status in the negotiated form: protobuf
+// when the answer would have been protobuf, else JSON.
+func writeErrorAs(w http.ResponseWriter, out output, err error) {
+	if out.media != mediaProtobuf {
+		writeError(w, err)
+		return
+	}
+	writeErrorProtobuf(w, err)
+}
+
 // writeErrorProtobuf writes a Status in the Kubernetes protobuf envelope,
 // as the real server does when the client accepts only protobuf.
 func writeErrorProtobuf(w http.ResponseWriter, err error) {
 	st := apierr.ToStatus(err)
-	var status []byte
-	status = pbBytes(status, 1, pbBytes(pbBytes(pbBytes(nil, 1, nil), 2, nil), 3, nil))
-	status = pbBytes(status, 2, []byte(st.Status))
-	status = pbBytes(status, 3, []byte(st.Message))
-	status = pbBytes(status, 4, []byte(st.Reason))
-	status = pbVarint(status, 6, uint64(st.Code))
-	var unknown []byte
-	unknown = pbBytes(unknown, 1, pbBytes(pbBytes(nil, 1, []byte("v1")), 2, []byte("Status")))
-	unknown = pbBytes(unknown, 2, status)
-	unknown = pbBytes(unknown, 3, nil)
-	unknown = pbBytes(unknown, 4, nil)
+	b, perr := encodeProtobuf(st, nil)
+	if perr != nil { // cannot happen: a Status always encodes
+		writeError(w, err)
+		return
+	}
 	w.Header().Set("Content-Type", mediaProtobuf)
 	w.WriteHeader(st.Code)
-	w.Write(append([]byte("k8s\x00"), unknown...))
+	w.Write(b)
 }
 
-func pbVarint(b []byte, field int, v uint64) []byte {
-	b = appendUvarint(b, uint64(field<<3))
-	return appendUvarint(b, v)
-}
-
-func pbBytes(b []byte, field int, v []byte) []byte {
-	b = appendUvarint(b, uint64(field<<3|2))
-	b = appendUvarint(b, uint64(len(v)))
-	return append(b, v...)
-}
-
-func appendUvarint(b []byte, v uint64) []byte {
-	for v >= 0x80 {
-		b = append(b, byte(v)|0x80)
-		v >>= 7
+// encodeProtobuf encodes an answer (an object, list or Status) as a
+// protobuf body; s is the schema of its objects.
+func encodeProtobuf(v any, s *schema.Schema) ([]byte, error) {
+	m, ok := v.(map[string]any)
+	if !ok { // a Go value (apierr.Status): through its JSON
+		b, err := jsonx.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		if m, err = jsonx.DecodeObject(b); err != nil {
+			return nil, err
+		}
 	}
-	return append(b, byte(v))
+	return protobuf.EncodeResponse(m, s)
+}
+
+// protoSchema is the schema of the objects an endpoint answers when they
+// can be protobuf: a built-in kind's own schema (main resource, status),
+// autoscaling/v1 Scale for any scale subresource, a kind's own
+// subresource's declared body; nil for JSON only.
+func protoSchema(res *resource.Resource, sub string) *schema.Schema {
+	var s *schema.Schema
+	switch {
+	case sub == "scale":
+		s = builtin.Definition("io.k8s.api.autoscaling.v1.Scale")
+	case sub == "" || sub == "status":
+		if !res.CRD {
+			s = res.Schema
+		}
+	default:
+		if own := ownSubresource(res, sub); own != nil {
+			s = own.Body
+		}
+	}
+	if !protobuf.Encodable(s) {
+		return nil
+	}
+	return s
 }
 
 // acceptsOnlyProtobuf reports an Accept header naming protobuf and nothing

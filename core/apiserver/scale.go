@@ -67,6 +67,15 @@ func (q *request) updateScale() error {
 	if err != nil {
 		return err
 	}
+	if contentType(q.r) == mediaProtobuf {
+		// typed clients send their Scale as protobuf, also to custom
+		// resources (whose scale endpoint serves Scale with every codec)
+		sc, err := decodeProtobufBody(body, "Scale", "v1", builtin.Definition("io.k8s.api.autoscaling.v1.Scale"))
+		if err != nil {
+			return err
+		}
+		return q.writeScale(sc, dry)
+	}
 	sc, err := jsonx.DecodeObject(body)
 	if err != nil {
 		return apierr.BadRequestf("the object provided is unrecognized (must be of type Scale): couldn't get version/kind; json parse error: %v (%s)", err, summarize(body))

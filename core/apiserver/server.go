@@ -238,7 +238,7 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request, ri reqInf
 		}
 		return
 	}
-	out, err := negotiate(r)
+	out, err := negotiate(r, protoSchema(res, ri.subresource))
 	if err != nil {
 		if acceptsOnlyProtobuf(r) {
 			writeErrorProtobuf(w, err)
@@ -249,7 +249,7 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request, ri reqInf
 	}
 	req := &request{s: s, w: w, r: r, ri: ri, res: res, out: out, query: r.URL.Query()}
 	if err := req.dispatch(); err != nil {
-		writeError(w, err)
+		writeErrorAs(w, out, err)
 	}
 }
 

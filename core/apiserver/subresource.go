@@ -42,6 +42,9 @@ func (q *request) serveSubresource(sub *resource.Subresource) error {
 	if err != nil {
 		return err
 	}
+	if body, err = subresourceBody(q.r, body, sub); err != nil {
+		return err
+	}
 	dry, err := q.dryRun()
 	if err != nil {
 		return err
@@ -70,8 +73,25 @@ func (q *request) serveSubresource(sub *resource.Subresource) error {
 		_, _ = q.w.Write(ans.Text)
 		return nil
 	}
-	writeObject(q.w, code, output{media: mediaJSON}, ans.Obj)
+	out := output{media: mediaJSON}
+	if q.out.media == mediaProtobuf {
+		out = q.out
+	}
+	writeObject(q.w, code, out, ans.Obj)
 	return nil
+}
+
+// subresourceBody turns a protobuf body of a subresource that declares
+// its body's schema into the JSON Serve reads; other bodies pass as sent.
+func subresourceBody(r *http.Request, body []byte, sub *resource.Subresource) ([]byte, error) {
+	if contentType(r) != mediaProtobuf || sub.Body == nil || len(body) == 0 {
+		return body, nil
+	}
+	obj, err := decodeProtobufBody(body, sub.Kind, "", sub.Body)
+	if err != nil {
+		return nil, err
+	}
+	return jsonx.Marshal(obj)
 }
 
 // subresourceDiscovery lists res's own subresources as APIResources.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
+	"github.com/kubesandbox/kubesandbox/core/protobuf"
 	"github.com/kubesandbox/kubesandbox/core/selector"
 	"github.com/kubesandbox/kubesandbox/core/store"
 )
@@ -139,7 +140,11 @@ func (ws *watchStream) start() (ok bool, err error) {
 	}
 	w, werr := q.s.store.Watch(ws.prefix, ws.from)
 
-	q.w.Header().Set("Content-Type", mediaJSON)
+	ct := mediaJSON
+	if q.out.media == mediaProtobuf {
+		ct = mediaProtobuf + ";stream=watch"
+	}
+	q.w.Header().Set("Content-Type", ct)
 	q.w.Header().Set("Cache-Control", "no-cache, private")
 	q.w.WriteHeader(http.StatusOK)
 	if ws.flusher != nil {
@@ -175,17 +180,31 @@ func (ws *watchStream) send(typ string, obj any) bool {
 		// a metadata informer's watch: every object as PartialObjectMetadata
 		obj = ws.q.partialObject(m)
 	}
-	b, err := jsonx.Marshal(map[string]any{"type": typ, "object": obj})
+	b, err := ws.encode(typ, obj)
 	if err != nil {
 		return false
 	}
-	if _, err := ws.q.w.Write(append(b, '\n')); err != nil {
+	if _, err := ws.q.w.Write(b); err != nil {
 		return false
 	}
 	if ws.flusher != nil {
 		ws.flusher.Flush()
 	}
 	return true
+}
+
+// encode is one event on the wire: a line of JSON, or a protobuf frame
+// (a length-prefixed WatchEvent around the enveloped object).
+func (ws *watchStream) encode(typ string, obj any) ([]byte, error) {
+	if ws.q.out.media == mediaProtobuf {
+		o, err := encodeProtobuf(obj, ws.q.out.proto)
+		if err != nil {
+			return nil, err
+		}
+		return protobuf.WatchFrame(typ, o)
+	}
+	b, err := jsonx.Marshal(map[string]any{"type": typ, "object": obj})
+	return append(b, '\n'), err
 }
 
 // bookmark announces that every event up to rev has been sent;

@@ -5,6 +5,7 @@ package builtin
 // zeroObjects are the JSON encodings of the typed zero values of the
 // built-in kinds (json.Marshal(&corev1.Pod{}) with apiVersion and kind set).
 var zeroObjects = map[string]string{
+	"Binding":                  `{"apiVersion":"v1","kind":"Binding","metadata":{},"target":{}}`,
 	"ClusterRole":              `{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRole","metadata":{},"rules":null}`,
 	"ClusterRoleBinding":       `{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRoleBinding","metadata":{},"roleRef":{"apiGroup":"","kind":"","name":""}}`,
 	"ConfigMap":                `{"apiVersion":"v1","kind":"ConfigMap","metadata":{}}`,

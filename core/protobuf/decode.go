@@ -217,6 +217,8 @@ func (d *decoder) zero(f *field, s *schema.Schema) (any, error) {
 		return "0s", nil
 	case 'q':
 		return "0", nil
+	case 'v':
+		return []any{}, nil
 	case 'o':
 		sub := map[string]any{}
 		if err := d.message(nil, s, sub, goName(f)); err != nil {

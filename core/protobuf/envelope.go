@@ -1,8 +1,10 @@
 // Package protobuf decodes Kubernetes protobuf request bodies
 // (Content-Type: application/vnd.kubernetes.protobuf) of built-in kinds
 // into the JSON object the typed JSON encoding of the same Go value gives,
-// without importing k8s.io: the message layouts come from the generated
-// schemas (schema.Schema.Proto, see reference/gen/proto.go).
+// and encodes such objects (and lists, Status, watch frames) back into the
+// bytes kube-apiserver answers (encode.go), without importing k8s.io: the
+// message layouts come from the generated schemas (schema.Schema.Proto,
+// see reference/gen/proto.go) and meta.json.
 //
 // A body is the four bytes "k8s\x00" followed by a runtime.Unknown:
 //

@@ -12,7 +12,8 @@ import (
 
 // FuzzDecode decodes arbitrary bodies as every built-in kind and as
 // DeleteOptions: no panic, every error an *Error, every result a JSON
-// object that survives a JSON round trip unchanged. The seeds under
+// object that survives a JSON round trip unchanged and an encoding (where
+// the kind encodes) that decodes back to it. The seeds under
 // testdata/fuzz/FuzzDecode are real client-go encodings (written by
 // reference/roundtrip with KUBESANDBOX_WRITE_SEEDS=1) plus hand-made ones.
 func FuzzDecode(f *testing.F) {
@@ -44,6 +45,20 @@ func FuzzDecode(f *testing.F) {
 			}
 			if !reflect.DeepEqual(again, obj) {
 				t.Fatalf("JSON round trip changes the result\n%#v\n%#v", obj, again)
+			}
+			if !Encodable(s) {
+				continue
+			}
+			enc, err := EncodeObject(obj, s)
+			if err != nil {
+				t.Fatalf("decoded object does not encode: %v\n%s", err, b)
+			}
+			back, err := DecodeToJSONObject(enc, s)
+			if err != nil {
+				t.Fatalf("encoding does not decode: %v", err)
+			}
+			if !reflect.DeepEqual(back, obj) {
+				t.Fatalf("decode(encode(obj)) != obj\n%#v\n%#v", obj, back)
 			}
 		}
 	})

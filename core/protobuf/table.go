@@ -1,6 +1,7 @@
 package protobuf
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,7 +16,7 @@ type field struct {
 	name  string
 	num   int
 	rep   byte // 0, '*' repeated, '%' map with string keys
-	kind  byte // s i l b d y o t c a q x r j
+	kind  byte // s i l b d y o t c a q x r v j A B S
 	pres  byte // z e p n
 	group *table
 }
@@ -24,12 +25,18 @@ type field struct {
 type table struct {
 	fields []*field // in description (Go field) order
 	byNum  map[int]*field
+	sorted []*field // by field number: the order gogo's Marshal writes
 }
+
+var emptyTable = &table{byNum: map[int]*field{}}
 
 var tables sync.Map // description string -> *table or error
 
 // tableOf returns the parsed description of the message schema s.
 func tableOf(s *schema.Schema) (*table, error) {
+	if s != nil && s.Proto == "" && s.Type == "object" && len(s.Properties) == 0 {
+		return emptyTable, nil // a struct without fields
+	}
 	if s == nil || s.Proto == "" {
 		return nil, &Error{Code: ErrSchema, Msg: "no protobuf description for this type"}
 	}
@@ -84,6 +91,7 @@ func (p *parser) list(depth int) (*table, error) {
 		t.byNum[f.num] = f
 		t.fields = append(t.fields, f)
 	}
+	t.sorted = slices.SortedFunc(slices.Values(t.fields), func(a, b *field) int { return a.num - b.num })
 	return t, nil
 }
 
@@ -130,7 +138,7 @@ func (p *parser) field(depth int) (*field, error) {
 		return nil, p.fail("expected KIND and PRESENCE")
 	}
 	f.kind, f.pres = p.src[p.i], p.src[p.i+1]
-	if !strings.ContainsRune("silbdyotcaqxrj", rune(f.kind)) {
+	if !strings.ContainsRune("silbdyotcaqxrvjABS", rune(f.kind)) {
 		return nil, p.fail("unknown kind %q", f.kind)
 	}
 	if !strings.ContainsRune("zepn", rune(f.pres)) {

@@ -58,6 +58,10 @@ func (d *decoder) scalar(w wireField, f *field, s *schema.Schema) (any, error) {
 		return intOrString(w.b)
 	case 'r':
 		return rawJSON(w.b)
+	case 'v':
+		return stringList(w.b)
+	case 'j', 'A', 'B', 'S':
+		return d.schemaProps(w.b, f)
 	}
 	return nil, &Error{Code: ErrUnsupported, Msg: sprintf("decoding %s from protobuf is not supported", goName(f))}
 }
@@ -260,4 +264,80 @@ func validUTF8(s string) string {
 		i += n
 	}
 	return b.String()
+}
+
+// stringList decodes a named []string (ExtraValue) {items = 1 repeated
+// string}. It only occurs as a map value, which gogo starts at an empty
+// ExtraValue{}: no items is [].
+func stringList(data []byte) (any, error) {
+	l := []any{}
+	err := messageFields(data, "ExtraValue", func(w wireField) error {
+		if w.num == 1 {
+			if w.typ != wireBytes {
+				return wrongWireType(w.typ, "Items")
+			}
+			l = append(l, validUTF8(string(w.b)))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// schemaProps decodes a JSONSchemaProps ('j') or one of its wrappers (see
+// encoder.schemaProps) to the JSON their MarshalJSON writes: the list when
+// it has elements, else the schema, else (A, S) null or (B) the bool.
+func (d *decoder) schemaProps(data []byte, f *field) (any, error) {
+	s := schemaProps()
+	if s == nil {
+		return nil, &Error{Code: ErrSchema, Msg: "no protobuf description of JSONSchemaProps"}
+	}
+	if f.kind == 'j' {
+		sub := map[string]any{}
+		return sub, d.message(data, s, sub, "JSONSchemaProps")
+	}
+	var schemaBytes []byte
+	hasSchema, allows := false, false
+	var list []any
+	err := messageFields(data, goName(f), func(w wireField) error {
+		switch {
+		case f.kind == 'B' && w.num == 1:
+			v, err := varintField(w, "Allows")
+			allows = v != 0
+			return err
+		case (f.kind == 'B' && w.num == 2) || (f.kind != 'B' && w.num == 1):
+			if w.typ != wireBytes {
+				return wrongWireType(w.typ, "Schema")
+			}
+			schemaBytes, hasSchema = append(schemaBytes, w.b...), true
+		case f.kind != 'B' && w.num == 2:
+			if w.typ != wireBytes {
+				return wrongWireType(w.typ, "Items")
+			}
+			if f.kind == 'S' {
+				list = append(list, validUTF8(string(w.b)))
+				return nil
+			}
+			sub := map[string]any{}
+			if err := d.message(w.b, s, sub, "JSONSchemaProps"); err != nil {
+				return err
+			}
+			list = append(list, sub)
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case len(list) > 0:
+		return list, nil
+	case hasSchema:
+		sub := map[string]any{}
+		return sub, d.message(schemaBytes, s, sub, "JSONSchemaProps")
+	case f.kind == 'B':
+		return allows, nil
+	}
+	return nil, nil
 }

@@ -83,6 +83,11 @@ type Subresource struct {
 	// Verbs are the discovery verbs; a request with another verb answers
 	// 405 MethodNotSupported. "create" is POST, "get" is GET.
 	Verbs []string
+	// Body is the schema of the object a create sends (a Binding, an
+	// Eviction), nil if none: a protobuf body is then decoded with it and
+	// Serve sees its JSON, and answers (of that type, or a Status) are
+	// protobuf when the client asks so.
+	Body *schema.Schema
 	// Serve answers one request. Errors are answered as API errors.
 	Serve func(r *SubRequest) (SubAnswer, error)
 }

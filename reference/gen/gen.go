@@ -35,6 +35,7 @@ import (
 	"strings"
 
 	"github.com/kubesandbox/kubesandbox/core/schema"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 )
 
@@ -80,6 +81,10 @@ type generator struct {
 	smd      smdTypes
 	defs     map[string]*schema.Schema
 	warnings []string
+	// schemaProps: describe apiextensions' JSONSchemaProps as the struct
+	// it is (for its protobuf description in core/protobuf/meta.json)
+	// rather than as the free-form object a CRD's schema holds
+	schemaProps bool
 }
 
 func (g *generator) warnf(format string, args ...any) {
@@ -122,10 +127,27 @@ func special(t reflect.Type) *schema.Schema {
 	return nil
 }
 
+// special is the package's special, but for JSONSchemaProps when
+// g.schemaProps: then it is a struct, and the OrArray/OrBool/
+// OrStringArray wrappers stand for it (their values are JSONSchemaProps).
+func (g *generator) special(t reflect.Type) *schema.Schema {
+	if g.schemaProps {
+		switch t.PkgPath() + "." + t.Name() {
+		case "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.JSONSchemaProps":
+			return nil
+		case "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.JSONSchemaPropsOrArray",
+			"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.JSONSchemaPropsOrBool",
+			"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.JSONSchemaPropsOrStringArray":
+			return g.named(reflect.TypeFor[apiextensionsv1.JSONSchemaProps]())
+		}
+	}
+	return special(t)
+}
+
 // named makes sure the struct type t has a definition and returns a
 // reference to it (or the inline schema of a special type).
 func (g *generator) named(t reflect.Type) *schema.Schema {
-	if s := special(t); s != nil {
+	if s := g.special(t); s != nil {
 		return s
 	}
 	name := DefName(t)
@@ -160,7 +182,7 @@ func (g *generator) fields(def *schema.Schema, owner string, t reflect.Type) {
 			ft = ft.Elem()
 		}
 		if (f.Anonymous && name == "") || strings.Contains(","+opts+",", ",inline,") {
-			if ft.Kind() == reflect.Struct && special(ft) == nil {
+			if ft.Kind() == reflect.Struct && g.special(ft) == nil {
 				g.fields(def, owner, ft)
 				continue
 			}
@@ -185,7 +207,7 @@ func (g *generator) node(t reflect.Type) *schema.Schema {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if s := special(t); s != nil {
+	if s := g.special(t); s != nil {
 		return s
 	}
 	switch t.Kind() {

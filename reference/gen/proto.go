@@ -31,7 +31,16 @@ import (
 //	q resource.Quantity {string=1}
 //	x intstr.IntOrString {type=1, intVal=2, strVal=3}
 //	r runtime.RawExtension / metav1.FieldsV1 {raw=1}: embedded JSON
-//	j apiextensions JSONSchemaProps (not decoded)
+//	v a named []string as a map value (authentication's ExtraValue): a
+//	  message {items = 1 repeated string}, in JSON the list itself
+//	j apiextensions JSONSchemaProps: the message described in
+//	  core/protobuf/meta.json (io.k8s.apiextensions-apiserver...JSONSchemaProps)
+//	A JSONSchemaPropsOrArray {schema = 1, jSONSchemas = 2 repeated}: in
+//	  JSON a schema or a list of schemas
+//	B JSONSchemaPropsOrBool {allows = 1, schema = 2}: a bool or a schema
+//	S JSONSchemaPropsOrStringArray {schema = 1, property = 2 repeated
+//	  string}: a schema or a list of strings
+//	  (the schema of A, B and S values is JSONSchemaProps')
 //
 // PRESENCE says what the typed JSON encoding writes for the field, given
 // that a field absent on the wire decodes to its Go zero value:
@@ -67,7 +76,7 @@ func (g *generator) protoOf(owner string, t reflect.Type) string {
 			g.warnf("%s.%s: bad protobuf tag %q", owner, f.Name, pb)
 			continue
 		}
-		if inline && ft.Kind() == reflect.Struct && special(ft) == nil {
+		if inline && ft.Kind() == reflect.Struct && g.special(ft) == nil {
 			parts = append(parts, fmt.Sprintf("@%d(%s)", num, g.protoOf(owner, ft)))
 			continue
 		}
@@ -123,7 +132,15 @@ func (g *generator) protoKind(where string, t reflect.Type) string {
 		"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.JSON":
 		return "r"
 	case "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.JSONSchemaProps":
-		return "j"
+		if !g.schemaProps {
+			return "j"
+		}
+	case "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.JSONSchemaPropsOrArray":
+		return "A"
+	case "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.JSONSchemaPropsOrBool":
+		return "B"
+	case "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.JSONSchemaPropsOrStringArray":
+		return "S"
 	}
 	switch t.Kind() {
 	case reflect.Struct:
@@ -150,6 +167,11 @@ func (g *generator) protoKind(where string, t reflect.Type) string {
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String {
 			g.warnf("%s: map key %s", where, t.Key())
+		}
+		if v := t.Elem(); v.Kind() == reflect.Slice && v.Name() != "" && v.Elem().Kind() == reflect.String {
+			// a map value cannot be repeated: go-to-protobuf wraps a
+			// named []string (ExtraValue) in a message {items = 1}
+			return "%v"
 		}
 		e := g.protoKind(where, t.Elem())
 		if strings.ContainsAny(e, "*%") {

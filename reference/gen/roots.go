@@ -67,6 +67,8 @@ func Roots() []reflect.Type {
 		reflect.TypeFor[rbacv1.RoleBinding](),
 		reflect.TypeFor[rbacv1.ClusterRoleBinding](),
 		reflect.TypeFor[autoscalingv1.Scale](),
+		// The body of pods/binding (protobuf-encoded by typed clients).
+		reflect.TypeFor[corev1.Binding](),
 		// The review APIs (virtual: answered, never stored).
 		reflect.TypeFor[authenticationv1.SelfSubjectReview](),
 		reflect.TypeFor[authenticationv1.TokenReview](),

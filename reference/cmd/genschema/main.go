@@ -3,7 +3,8 @@
 //	cd reference && go run ./cmd/genschema -out ../core/builtin/schemas.json
 //
 // It also writes zz_columndocs.go (printer column descriptions) and
-// zz_zero.go (the typed zero objects of the root kinds) beside it.
+// zz_zero.go (the typed zero objects of the root kinds) beside it, and
+// ../protobuf/meta.json (the meta.k8s.io messages of protobuf responses).
 package main
 
 import (
@@ -57,6 +58,17 @@ func main() {
 		os.Exit(1)
 	}
 	if err := os.WriteFile(filepath.Join(filepath.Dir(*out), "zz_zero.go"), zero, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "genschema:", err)
+		os.Exit(1)
+	}
+	meta, err := gen.GenerateMeta()
+	if err == nil {
+		var mb []byte
+		if mb, err = meta.Marshal(); err == nil {
+			err = os.WriteFile(filepath.Join(filepath.Dir(*out), "..", "protobuf", "meta.json"), mb, 0o644)
+		}
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "genschema:", err)
 		os.Exit(1)
 	}
