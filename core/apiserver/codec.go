@@ -138,14 +138,14 @@ func decodeObject(r *http.Request, body []byte, res *resource.Resource) (object,
 		}
 		data = j
 	case mediaProtobuf:
-		if crd || res.Schema == nil {
+		if crd || res.SchemaOf() == nil {
 			return nil, apierr.UnsupportedMediaType(ct, []string{mediaJSON, mediaYAML})
 		}
 		u, err := protobuf.DecodeEnvelope(body)
 		if err != nil {
 			return nil, unrecognized(err)
 		}
-		obj, err := u.Decode(res.Schema)
+		obj, err := u.Decode(res.SchemaOf())
 		if err != nil { // the real transformDecodeError wording once the envelope gave a GVK
 			k, v := u.Kind, u.APIVersion[strings.LastIndexByte(u.APIVersion, '/')+1:]
 			if k == "" {
