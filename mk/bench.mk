@@ -1,6 +1,7 @@
 # Go benchmarks of the storage and list/watch path (core/store,
 # core/apiserver): 10,000 ConfigMaps of ~1 KiB; create rate, full and paged
 # lists against a json.Marshal baseline, watch fan-out to 100 watchers,
+# 100 and 400 watchers of one collection against per-watcher encoding,
 # retained heap per object. Included from the top-level Makefile.
 #
 #   make bench    run them (-benchmem), print a table; raw output in bin/bench.txt
@@ -20,7 +21,8 @@ bench:
 	$(GO) test $(BENCH_FLAGS) -bench . ./core/store >> $(BENCH_OUT)
 	$(GO) test $(BENCH_FLAGS) -bench '^BenchmarkCreate$$' -benchtime 10000x ./core/apiserver >> $(BENCH_OUT)
 	$(GO) test $(BENCH_FLAGS) -bench 'List' -benchtime 3x ./core/apiserver >> $(BENCH_OUT)
-	$(GO) test $(BENCH_FLAGS) -bench 'Fanout' ./core/apiserver >> $(BENCH_OUT)
+	$(GO) test $(BENCH_FLAGS) -bench 'Fanout100' ./core/apiserver >> $(BENCH_OUT)
+	$(GO) test $(BENCH_FLAGS) -bench 'FanoutCreates' -benchtime 3x ./core/apiserver >> $(BENCH_OUT)
 	@awk '/^pkg:/ { pkg = $$2; sub(/.*\/core\//, "core/", pkg) } \
 	     /^Benchmark/ { name = $$1; sub(/-[0-9]+$$/, "", name); sub(/^Benchmark/, "", name); \
 	       line = sprintf("%-16s %-30s %10s", pkg, name, $$2); \

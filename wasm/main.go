@@ -53,7 +53,6 @@ import (
 	"time"
 
 	"github.com/kubesandbox/kubesandbox/core/apiserver"
-	"github.com/kubesandbox/kubesandbox/core/builtin"
 	"github.com/kubesandbox/kubesandbox/core/controllers"
 	"github.com/kubesandbox/kubesandbox/core/persist"
 	"github.com/kubesandbox/kubesandbox/core/store"
@@ -72,9 +71,9 @@ const controllersAfter = time.Second
 
 func main() {
 	jsglue.MarkMain()
-	// The built-in catalogue (schemas) first, timed apart from the restore.
-	builtin.Definitions()
-	jsglue.Mark("catalogue")
+	// The built-in catalogue (schemas) is not loaded here: a restored
+	// sandbox answers reads without it, and the first request that needs a
+	// schema (a write, SSA, OpenAPI) decodes it (resource.LoadSchema).
 	var handler *apiserver.Server
 	var log *persist.Log
 	var db persist.Backend

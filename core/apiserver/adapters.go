@@ -55,7 +55,7 @@ func (s *Server) fieldManagerFor(res *resource.Resource) fieldManager {
 		return fm
 	}
 	opts := fieldmanager.Options{
-		GroupVersion: res.GroupVersion(), Kind: res.Kind, Schema: res.Schema,
+		GroupVersion: res.GroupVersion(), Kind: res.Kind, Schema: res.SchemaOf(),
 		EmptyListResets: !res.CRD,
 	}
 	if !res.CRD {
@@ -65,8 +65,8 @@ func (s *Server) fieldManagerFor(res *resource.Resource) fieldManager {
 	if res.Status {
 		opts.ResetFields = map[string][][]string{"": {{"status"}}, "status": {{"spec"}}}
 	}
-	if res.Schema != nil || res.Hooks.Default != nil {
-		sch, hook := res.Schema, res.Hooks.Default
+	if sch := res.SchemaOf(); sch != nil || res.Hooks.Default != nil {
+		hook := res.Hooks.Default
 		opts.Defaulter = func(obj map[string]any) {
 			if sch != nil {
 				schema.Default(sch, obj)
@@ -112,11 +112,12 @@ func validateMeta(res *resource.Resource, obj, old object) field.ErrorList {
 // schemaDefaultAndPrune applies structural defaulting and pruning (custom
 // resources) and returns the pruned (unknown) field paths.
 func schemaDefaultAndPrune(res *resource.Resource, obj object) ([]string, error) {
-	if res.Schema == nil {
+	sch := res.SchemaOf()
+	if sch == nil {
 		return nil, nil
 	}
-	schema.Default(res.Schema, obj)
-	unknown, err := schema.Coerce(res.Schema, obj, true)
+	schema.Default(sch, obj)
+	unknown, err := schema.Coerce(sch, obj, true)
 	if err != nil {
 		return nil, apierr.BadRequestf("%s in version %q cannot be handled as a %s: %v", res.Kind, res.Version, res.Kind, err)
 	}
@@ -125,10 +126,11 @@ func schemaDefaultAndPrune(res *resource.Resource, obj object) ([]string, error)
 
 // schemaValidate validates obj against the resource's schema.
 func schemaValidate(res *resource.Resource, obj object) field.ErrorList {
-	if res.Schema == nil {
+	sch := res.SchemaOf()
+	if sch == nil {
 		return nil
 	}
-	errs := schema.Validate(res.Schema, obj)
+	errs := schema.Validate(sch, obj)
 	if !res.CRD && res.Hooks.Validate != nil {
 		// a built-in with its own validation (core/builtin/<group>) keeps
 		// only the schema's type errors: list-map keys, scale paths and

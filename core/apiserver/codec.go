@@ -154,10 +154,10 @@ func decodeObject(r *http.Request, body []byte, res *resource.Resource) (object,
 		}
 		data = j
 	case mediaProtobuf:
-		if crd || res.Schema == nil {
+		if crd || res.SchemaOf() == nil {
 			return nil, apierr.UnsupportedMediaType(ct, []string{mediaJSON, mediaYAML})
 		}
-		return decodeProtobufBody(body, kind, res.Version, res.Schema)
+		return decodeProtobufBody(body, kind, res.Version, res.SchemaOf())
 	default:
 		types := []string{mediaJSON, mediaYAML}
 		if !crd {
@@ -386,7 +386,7 @@ func protoSchema(res *resource.Resource, sub string) *schema.Schema {
 		s = builtin.Definition("io.k8s.api.autoscaling.v1.Scale")
 	case sub == "" || sub == "status":
 		if !res.CRD {
-			s = res.Schema
+			s = res.SchemaOf()
 		}
 	default:
 		if own := ownSubresource(res, sub); own != nil {

@@ -80,7 +80,7 @@ func (q *request) patch() error {
 		case patchMerge:
 			res, err = patch.MergePatchWith(cur, body, opts)
 		case patchStrategic:
-			res, err = patch.StrategicMergePatchWith(cur, body, q.res.Schema, opts)
+			res, err = patch.StrategicMergePatchWith(cur, body, q.res.SchemaOf(), opts)
 		}
 		if err != nil {
 			return nil, patch.ToAPIError(err)

@@ -57,6 +57,11 @@ type Server struct {
 
 	fmMu          sync.Mutex
 	fieldManagers map[*resource.Resource]fieldManager
+
+	// perWatcherEncoding: every watcher decodes and encodes its own copy of
+	// each event (watch_event.go) — the baseline of the benchmarks and of
+	// the equivalence test, set before the first watch; never in service.
+	perWatcherEncoding bool
 }
 
 // New returns a Server with the built-in resources and the default

@@ -169,8 +169,15 @@ func (ws *watchStream) start() (ok bool, err error) {
 }
 
 // send writes one event and flushes it; false when the client is gone.
-// kubectl get -w asks for Table rows: then each object becomes a Table.
 func (ws *watchStream) send(typ string, obj any) bool {
+	b, err := ws.encode(typ, obj)
+	return err == nil && ws.write(b) && ws.flush()
+}
+
+// encode is one event on the wire: a line of JSON (newline included), or
+// a protobuf frame.
+// kubectl get -w asks for Table rows: then each object becomes a Table.
+func (ws *watchStream) encode(typ string, obj any) ([]byte, error) {
 	if m, ok := obj.(map[string]any); ok && ws.q.out.table && typ != "ERROR" && typ != "BOOKMARK" {
 		if t, err := ws.q.table(m); err == nil {
 			obj = t
@@ -180,23 +187,9 @@ func (ws *watchStream) send(typ string, obj any) bool {
 		// a metadata informer's watch: every object as PartialObjectMetadata
 		obj = ws.q.partialObject(m)
 	}
-	b, err := ws.encode(typ, obj)
-	if err != nil {
-		return false
-	}
-	if _, err := ws.q.w.Write(b); err != nil {
-		return false
-	}
-	if ws.flusher != nil {
-		ws.flusher.Flush()
-	}
-	return true
-}
-
-// encode is one event on the wire: a line of JSON, or a protobuf frame
-// (a length-prefixed WatchEvent around the enveloped object).
-func (ws *watchStream) encode(typ string, obj any) ([]byte, error) {
 	if ws.q.out.media == mediaProtobuf {
+		// a protobuf frame: a length-prefixed WatchEvent around the
+		// enveloped object
 		o, err := encodeProtobuf(obj, ws.q.out.proto)
 		if err != nil {
 			return nil, err
@@ -204,7 +197,25 @@ func (ws *watchStream) encode(typ string, obj any) ([]byte, error) {
 		return protobuf.WatchFrame(typ, o)
 	}
 	b, err := jsonx.Marshal(map[string]any{"type": typ, "object": obj})
-	return append(b, '\n'), err
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// write sends an encoded line (which may be shared: never appended to);
+// false when the client is gone.
+func (ws *watchStream) write(line []byte) bool {
+	_, err := ws.q.w.Write(line)
+	return err == nil
+}
+
+// flush pushes what was written to the client.
+func (ws *watchStream) flush() bool {
+	if ws.flusher != nil {
+		ws.flusher.Flush()
+	}
+	return true
 }
 
 // bookmark announces that every event up to rev has been sent;
@@ -262,11 +273,19 @@ func (ws *watchStream) loop(ctx context.Context) {
 		select {
 		case b := <-batches:
 			progress = b.progress
+			sent := false
 			for _, ev := range b.evs {
-				typ, obj := ws.q.watchEvent(ev, ws.matches)
-				if typ != "" && !ws.send(typ, obj) {
+				typ, line := ws.eventLine(ev)
+				if typ == "" {
+					continue
+				}
+				if line == nil || !ws.write(line) {
 					return
 				}
+				sent = true
+			}
+			if sent {
+				ws.flush() // once per batch: the events of one wake-up go out together
 			}
 		case <-tick.C:
 			if ws.opts.bookmarks && !ws.bookmark(progress, false) {
@@ -279,36 +298,4 @@ func (ws *watchStream) loop(ctx context.Context) {
 			return
 		}
 	}
-}
-
-// watchEvent turns a store event into a watch event for this watcher, with
-// selector transitions: an object that stops matching is DELETED (showing
-// its previous state at the new resourceVersion), one that starts matching
-// is ADDED.
-func (q *request) watchEvent(ev store.Event, matches func(object) bool) (string, object) {
-	rv := strconv.FormatInt(int64(ev.KV.ModRev), 10)
-	var cur, prev object
-	if ev.Type == store.Put {
-		cur, _ = q.decodeStored(ev.KV)
-	}
-	if ev.Prev != nil {
-		prev, _ = q.decodeStored(*ev.Prev)
-	}
-	curOK := cur != nil && matches(cur)
-	prevOK := prev != nil && matches(prev)
-	switch {
-	case ev.Type == store.Delete:
-		if prevOK {
-			meta(prev)["resourceVersion"] = rv
-			return "DELETED", prev
-		}
-	case curOK && prevOK:
-		return "MODIFIED", cur
-	case curOK:
-		return "ADDED", cur
-	case prevOK:
-		meta(prev)["resourceVersion"] = rv
-		return "DELETED", prev
-	}
-	return "", nil
 }

@@ -69,7 +69,8 @@ func Resources() []*resource.Resource {
 			sc := *e.res.Scale
 			r.Scale = &sc
 		}
-		r.Schema = Definition(e.def)
+		def := e.def
+		r.LoadSchema = func() *schema.Schema { return Definition(def) }
 		if e.hooks != nil {
 			e.hooks(&r.Hooks)
 		}

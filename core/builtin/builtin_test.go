@@ -11,10 +11,10 @@ func TestCatalogueSchemas(t *testing.T) {
 	}
 	for _, r := range Resources() {
 		t.Run(r.Resource, func(t *testing.T) {
-			if r.Schema == nil || r.Schema.Properties["metadata"] == nil {
+			if r.SchemaOf() == nil || r.SchemaOf().Properties["metadata"] == nil {
 				t.Fatalf("schema of %s has no metadata property", r.Kind)
 			}
-			if r.Schema.Properties["kind"] == nil || r.Schema.Properties["apiVersion"] == nil {
+			if r.SchemaOf().Properties["kind"] == nil || r.SchemaOf().Properties["apiVersion"] == nil {
 				t.Errorf("schema of %s lacks kind/apiVersion", r.Kind)
 			}
 			if r.Hooks.Answer != nil {
@@ -38,8 +38,8 @@ func TestCatalogueSchemas(t *testing.T) {
 // TestSchemaLinks follows references through the linked graph: shared
 // definitions appear once, and field-level extensions are overlaid.
 func TestSchemaLinks(t *testing.T) {
-	pod := Lookup("", "pods").Schema
-	dep := Lookup("apps", "deployments").Schema
+	pod := Lookup("", "pods").SchemaOf()
+	dep := Lookup("apps", "deployments").SchemaOf()
 	podSpec := pod.Properties["spec"]
 	tmplSpec := dep.Properties["spec"].Properties["template"].Properties["spec"]
 	if podSpec == nil || tmplSpec == nil {
@@ -76,11 +76,11 @@ func TestSchemaLinks(t *testing.T) {
 	if ts.Type != "string" || ts.Format != "date-time" {
 		t.Errorf("creationTimestamp: %+v", ts)
 	}
-	tp := Lookup("", "services").Schema.Properties["spec"].Properties["ports"].Items.Properties["targetPort"]
+	tp := Lookup("", "services").SchemaOf().Properties["spec"].Properties["ports"].Items.Properties["targetPort"]
 	if !tp.IntOrString {
 		t.Errorf("targetPort: %+v", tp)
 	}
-	crd := Lookup("apiextensions.k8s.io", "customresourcedefinitions").Schema
+	crd := Lookup("apiextensions.k8s.io", "customresourcedefinitions").SchemaOf()
 	v3 := crd.Properties["spec"].Properties["versions"].Items.Properties["schema"].Properties["openAPIV3Schema"]
 	if !v3.PreserveUnknownFields || v3.Type != "object" {
 		t.Errorf("openAPIV3Schema: %+v", v3)

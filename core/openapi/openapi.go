@@ -146,8 +146,8 @@ func (e *emitter) document(resources []*resource.Resource) map[string]any {
 // its schema is, or the custom resource model name (whose schema is then
 // written inline under that name).
 func (e *emitter) kindName(r *resource.Resource) string {
-	if r.Schema != nil && !r.CRD {
-		if name, ok := e.idx.nameOf(r.Schema); ok {
+	if s := r.SchemaOf(); s != nil && !r.CRD {
+		if name, ok := e.idx.nameOf(s); ok {
 			return name
 		}
 	}
@@ -157,7 +157,7 @@ func (e *emitter) kindName(r *resource.Resource) string {
 	}
 	name := modelName(group, r.Version, r.Kind)
 	if e.crds[name] == nil {
-		root := &crdRoot{node: r.Schema}
+		root := &crdRoot{node: r.SchemaOf()}
 		if r.CRD {
 			root.selectable = r.SelectableFields
 		}

@@ -22,7 +22,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(envelope("v1", "Pod", pb{}.msg(2, pb{}.msg(2, pb{}.str(1, "c").msg(8, pb{}.msg(1, pb{}.str(1, "cpu").msg(2, pb{}.str(1, "1"))))))))
 	var schemas []*schema.Schema
 	for _, r := range builtin.Resources() {
-		schemas = append(schemas, r.Schema)
+		schemas = append(schemas, r.SchemaOf())
 	}
 	schemas = append(schemas, builtin.Definition("io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"))
 	f.Fuzz(func(t *testing.T, body []byte) {

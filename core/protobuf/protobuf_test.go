@@ -196,7 +196,7 @@ func TestEveryDefinitionHasAValidDescription(t *testing.T) {
 		}
 	}
 	for _, r := range builtin.Resources() {
-		if _, err := DecodeMessage(nil, r.Schema); err != nil && r.Kind != "CustomResourceDefinition" {
+		if _, err := DecodeMessage(nil, r.SchemaOf()); err != nil && r.Kind != "CustomResourceDefinition" {
 			t.Errorf("%s: %v", r.Kind, err)
 		}
 	}

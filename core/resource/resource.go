@@ -35,7 +35,13 @@ type Resource struct {
 	// scale (a Pod's binding, log, exec ...), listed in discovery.
 	Subresources []Subresource
 
-	Schema         *schema.Schema // nil: anything goes (no validation, no pruning)
+	Schema *schema.Schema // nil: anything goes (no validation, no pruning) — unless LoadSchema
+	// LoadSchema, when Schema is nil, gives the schema on first use: the
+	// built-ins' catalogue is decoded by the first request that needs a
+	// schema (a write, a protobuf body, OpenAPI), not before the first
+	// answer (issue #16). It must be safe for concurrent calls and cheap
+	// after the first. Read the schema with SchemaOf.
+	LoadSchema     func() *schema.Schema
 	PrinterColumns []PrinterColumn
 	// TableMetadata, if set, gives the metadata of a Table row's
 	// PartialObjectMetadata from the object's (a copy it may change): the
@@ -280,6 +286,14 @@ type NamespaceContent struct {
 
 // Empty reports that nothing is left.
 func (c NamespaceContent) Empty() bool { return len(c.Remaining) == 0 }
+
+// SchemaOf is the resource's schema: Schema, or what LoadSchema gives.
+func (r *Resource) SchemaOf() *schema.Schema {
+	if r.Schema == nil && r.LoadSchema != nil {
+		return r.LoadSchema()
+	}
+	return r.Schema
+}
 
 // GroupVersion is "v1" for the core group and "group/version" otherwise.
 func (r *Resource) GroupVersion() string {

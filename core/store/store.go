@@ -59,6 +59,8 @@ type Event struct {
 	Type EventType
 	KV   KV // for Delete: the key, the deleted value, ModRev = the delete's revision
 	Prev *KV
+
+	memo *Memo // set when the event is logged (memo.go)
 }
 
 type version struct {

@@ -176,7 +176,11 @@ func (s *Store) addVersion(ev Event) {
 // Caller holds the write lock and calls wake afterwards.
 func (s *Store) publish(ev Event) {
 	s.rev = ev.KV.ModRev
+	ev.memo = &Memo{}
 	s.log = append(s.log, logEntry{ev: ev, at: s.opts.Now()})
+	if n := len(s.log) - 1 - memoWindow; n >= 0 {
+		s.log[n].ev.memo.drop()
+	}
 	s.trim()
 }
 

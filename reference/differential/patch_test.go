@@ -61,7 +61,7 @@ func oursSMP(k *Kind, original, p []byte) Outcome {
 	if res == nil {
 		return Outcome{Code: -1, Message: "no built-in " + k.Plural}
 	}
-	out, err := patch.StrategicMergePatch(original, p, res.Schema)
+	out, err := patch.StrategicMergePatch(original, p, res.SchemaOf())
 	if err != nil {
 		return apiOutcome(patch.ToAPIError(err))
 	}

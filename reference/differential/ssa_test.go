@@ -53,7 +53,7 @@ func oursManager(t *testing.T, k *Kind) *fieldmanager.Manager {
 		if res == nil {
 			t.Fatalf("no built-in %s", k.Plural)
 		}
-		opts = fieldmanager.Options{GroupVersion: k.APIVersion, Kind: k.Name, Schema: res.Schema,
+		opts = fieldmanager.Options{GroupVersion: k.APIVersion, Kind: k.Name, Schema: res.SchemaOf(),
 			ResetFields:     map[string][][]string{"": {{"status"}}},
 			EmptyListResets: true,
 			Zero:            func() map[string]any { return builtin.ZeroObject(k.Name) }}

@@ -208,7 +208,7 @@ func TestZeroMessageIsZeroObject(t *testing.T) {
 		}
 		t.Run(r.GroupVersion()+"/"+r.Kind, func(t *testing.T) {
 			body := append([]byte("k8s\x00"), 0x0a, 0x00) // typeMeta {}, raw absent
-			got, err := kpb.DecodeToJSONObject(body, r.Schema)
+			got, err := kpb.DecodeToJSONObject(body, r.SchemaOf())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -74,7 +74,7 @@ func defaulted(t *testing.T, r *resource.Resource, in string) map[string]any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	schema.Default(r.Schema, obj)
+	schema.Default(r.SchemaOf(), obj)
 	if r.Hooks.Default != nil {
 		r.Hooks.Default(obj)
 	}
@@ -106,10 +106,10 @@ func TestTypedRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if pruned := schema.Prune(r.Schema, jsonx.CopyObject(obj), true); len(pruned) > 0 {
+			if pruned := schema.Prune(r.SchemaOf(), jsonx.CopyObject(obj), true); len(pruned) > 0 {
 				t.Errorf("generated schema prunes fields of the defaulted object: %v", pruned)
 			}
-			if errs := schema.Validate(r.Schema, obj); len(errs) > 0 {
+			if errs := schema.Validate(r.SchemaOf(), obj); len(errs) > 0 {
 				t.Errorf("generated schema rejects the defaulted object: %v", errs)
 			}
 			want, _ := jsonx.DecodeObject(again)
