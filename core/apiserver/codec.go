@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -294,6 +295,7 @@ func writeObject(w http.ResponseWriter, code int, out output, v any) {
 func writeError(w http.ResponseWriter, err error) {
 	st := apierr.ToStatus(err)
 	b, _ := jsonx.Marshal(st)
+	retryAfter(w, st)
 	w.Header().Set("Content-Type", mediaJSON)
 	w.WriteHeader(st.Code)
 	w.Write(b)
@@ -314,6 +316,7 @@ func writeErrorProtobuf(w http.ResponseWriter, err error) {
 	unknown = pbBytes(unknown, 2, status)
 	unknown = pbBytes(unknown, 3, nil)
 	unknown = pbBytes(unknown, 4, nil)
+	retryAfter(w, st)
 	w.Header().Set("Content-Type", mediaProtobuf)
 	w.WriteHeader(st.Code)
 	w.Write(append([]byte("k8s\x00"), unknown...))
@@ -343,4 +346,12 @@ func appendUvarint(b []byte, v uint64) []byte {
 func acceptsOnlyProtobuf(r *http.Request) bool {
 	a := r.Header.Get("Accept")
 	return strings.Contains(a, mediaProtobuf) && !strings.Contains(a, "json") && !strings.Contains(a, "yaml") && !strings.Contains(a, "*/*")
+}
+
+// retryAfter sets the Retry-After header of a Status that asks the client
+// to wait (ErrorNegotiated: a 429 of a disruption budget, a 504 Timeout).
+func retryAfter(w http.ResponseWriter, st apierr.Status) {
+	if st.Details != nil && st.Details.RetryAfterSeconds > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(st.Details.RetryAfterSeconds)))
+	}
 }

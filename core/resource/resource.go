@@ -98,8 +98,15 @@ type SubRequest struct {
 	Header http.Header
 	// Update changes the stored object as a registry's own storage update
 	// does (GuaranteedUpdate: no validation, no managedFields): change
-	// edits a copy of the current object; its error is the answer's.
-	Update func(change func(obj Object) error) error
+	// edits a copy of the current object; its error is the answer's. It
+	// returns the object as stored.
+	Update func(change func(obj Object) error) (Object, error)
+	// Loopback sends a request to the server itself, as a registry's
+	// loopback client does (user agent kube-apiserver, so managedFields
+	// name manager "kube-apiserver"): e.g. the eviction's
+	// PUT …/poddisruptionbudgets/NAME/status. body nil sends none; a non-2xx
+	// answer is its Status as an error.
+	Loopback func(method, path string, body Object) (Object, error)
 }
 
 // SubAnswer is a successful answer: Obj as JSON, or Text as text/plain.
