@@ -294,3 +294,9 @@ func FromStatus(code int, body []byte) *Error {
 	}
 	return &Error{code, st.Reason, st.Message, st.Details}
 }
+
+// Unauthorized is the authentication filter's 401: message and reason
+// "Unauthorized", no details.
+func Unauthorized() *Error {
+	return &Error{http.StatusUnauthorized, ReasonUnauthorized, "Unauthorized", nil}
+}

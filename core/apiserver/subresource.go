@@ -2,9 +2,12 @@ package apiserver
 
 import (
 	"bytes"
+	"github.com/kubesandbox/kubesandbox/core/builtin"
 	"github.com/kubesandbox/kubesandbox/core/internal/respbuf"
+	"github.com/kubesandbox/kubesandbox/core/protobuf"
 	"io"
 	"net/http"
+	"sigs.k8s.io/yaml"
 	"slices"
 	"sort"
 
@@ -43,6 +46,9 @@ func (q *request) serveSubresource(sub *resource.Subresource) error {
 	}
 	body, err := readBody(q.r)
 	if err != nil {
+		return err
+	}
+	if body, err = subresourceBody(q.r, body, sub); err != nil {
 		return err
 	}
 	dry, err := q.dryRun()
@@ -128,4 +134,38 @@ func (s *Server) loopback(method, path string, body resource.Object) (resource.O
 		return nil, err
 	}
 	return out, nil
+}
+
+// subresourceBody turns a protobuf or YAML body into the JSON Serve reads,
+// with the subresource's definition (typed clients send protobuf: a
+// TokenRequest from kubectl create token, an Eviction from kubectl drain).
+func subresourceBody(r *http.Request, body []byte, sub *resource.Subresource) ([]byte, error) {
+	if len(body) == 0 || sub.Def == "" {
+		return body, nil
+	}
+	unrecognized := func(err error) error {
+		return apierr.BadRequestf("the object provided is unrecognized (must be of type %s): %v (%s)", sub.Kind, err, summarize(body))
+	}
+	switch ct := contentType(r); ct {
+	case mediaProtobuf:
+		u, err := protobuf.DecodeEnvelope(body)
+		if err != nil {
+			return nil, unrecognized(err)
+		}
+		obj, err := u.Decode(builtin.Definition(sub.Def))
+		if err != nil {
+			return nil, unrecognized(err)
+		}
+		if u.APIVersion != "" {
+			obj["apiVersion"], obj["kind"] = u.APIVersion, u.Kind
+		}
+		return jsonx.Marshal(obj)
+	case mediaYAML:
+		j, err := yaml.YAMLToJSON(body)
+		if err != nil {
+			return nil, unrecognized(err)
+		}
+		return j, nil
+	}
+	return body, nil
 }

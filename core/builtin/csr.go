@@ -47,7 +47,7 @@ var csrHooks = func(h *resource.Hooks) {
 	h.Name = func(string, bool) []string { return nil }
 }
 
-var csrSubresources = []resource.Subresource{{Name: "approval", Kind: "CertificateSigningRequest", Verbs: []string{"get", "update"}, Serve: csrApproval}}
+var csrSubresources = []resource.Subresource{{Name: "approval", Kind: "CertificateSigningRequest", Def: "io.k8s.api.certificates.v1.CertificateSigningRequest", Verbs: []string{"get", "update"}, Serve: csrApproval}}
 
 var csrGK = apierr.GK{Group: "certificates.k8s.io", Kind: "CertificateSigningRequest"}
 

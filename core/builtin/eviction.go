@@ -43,7 +43,7 @@ import (
 // (core/controllers/disruption.go); with the controllers off, as in the
 // test mode, a budget never allows an eviction, as on a cluster without
 // kube-controller-manager.
-var podEviction = resource.Subresource{Name: "eviction", Kind: "Eviction", Group: "policy", Version: "v1",
+var podEviction = resource.Subresource{Name: "eviction", Kind: "Eviction", Group: "policy", Version: "v1", Def: "io.k8s.api.policy.v1.Eviction",
 	Verbs: []string{"create"}, Serve: podEvict}
 
 // maxDisruptedPods is MaxDisruptedPodSize.

@@ -35,7 +35,7 @@ import (
 //     container runtime exists to stream from.
 var podSubresources = []resource.Subresource{
 	{Name: "attach", Kind: "PodAttachOptions", Verbs: []string{"create", "get"}, Serve: podStream},
-	{Name: "binding", Kind: "Binding", Verbs: []string{"create"}, Serve: podBinding},
+	{Name: "binding", Kind: "Binding", Def: "io.k8s.api.core.v1.Binding", Verbs: []string{"create"}, Serve: podBinding},
 	podEviction,
 	{Name: "exec", Kind: "PodExecOptions", Verbs: []string{"create", "get"}, Serve: podStream},
 	{Name: "log", Kind: "Pod", Verbs: []string{"get"}, Serve: podLog},

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -46,7 +47,7 @@ import (
 // (in the browser that costs a second or two, once), and lives as long as
 // the process: tokens do not survive a restart. TokenReview (auth.go)
 // authenticates the tokens it signed.
-var serviceAccountToken = resource.Subresource{Name: "token", Kind: "TokenRequest", Group: "authentication.k8s.io", Version: "v1",
+var serviceAccountToken = resource.Subresource{Name: "token", Kind: "TokenRequest", Group: "authentication.k8s.io", Version: "v1", Def: "io.k8s.api.authentication.v1.TokenRequest",
 	Verbs: []string{"create"}, Serve: createToken}
 
 // Issuer is the service account issuer, kube-apiserver's
@@ -58,8 +59,15 @@ const minTokenSeconds = 600
 
 var tokenRequestGK = apierr.GK{Group: "authentication.k8s.io", Kind: "TokenRequest"}
 
-// signingKey is made once, on first use.
-var signingKey = sync.OnceValues(func() (*rsa.PrivateKey, error) { return rsa.GenerateKey(rand.Reader, 2048) })
+// signingKey is made once, on first use; keyMade says whether it was
+// (until then no token of ours exists, and none is worth verifying).
+var (
+	keyMade    atomic.Bool
+	signingKey = sync.OnceValues(func() (*rsa.PrivateKey, error) {
+		defer keyMade.Store(true)
+		return rsa.GenerateKey(rand.Reader, 2048)
+	})
+)
 
 func createToken(r *resource.SubRequest) (resource.SubAnswer, error) {
 	req, err := jsonx.DecodeObject(r.Body)
@@ -197,7 +205,7 @@ func signToken(claims map[string]any) (string, error) {
 // ok is false for anything else (another signer, a malformed token).
 func tokenClaims(tok string) (map[string]any, bool) {
 	parts := strings.Split(tok, ".")
-	if len(parts) != 3 {
+	if len(parts) != 3 || !keyMade.Load() {
 		return nil, false
 	}
 	sig, err := b64.DecodeString(parts[2])
@@ -266,4 +274,11 @@ func serviceAccountUser(tok string, now time.Time, audiences []string) (map[stri
 		user["extra"] = extra
 	}
 	return user, auds, nil
+}
+
+// ValidServiceAccountToken reports that tok is a service account token
+// this process signed, for the API's audience, and not expired at now.
+func ValidServiceAccountToken(tok string, now time.Time) bool {
+	_, _, err := serviceAccountUser(tok, now, nil)
+	return err == nil
 }

@@ -5,6 +5,7 @@ package builtin
 // zeroObjects are the JSON encodings of the typed zero values of the
 // built-in kinds (json.Marshal(&corev1.Pod{}) with apiVersion and kind set).
 var zeroObjects = map[string]string{
+	"Binding":                   `{"apiVersion":"v1","kind":"Binding","metadata":{},"target":{}}`,
 	"CertificateSigningRequest": `{"apiVersion":"certificates.k8s.io/v1","kind":"CertificateSigningRequest","metadata":{},"spec":{"request":null,"signerName":""},"status":{}}`,
 	"ClusterRole":               `{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRole","metadata":{},"rules":null}`,
 	"ClusterRoleBinding":        `{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRoleBinding","metadata":{},"roleRef":{"apiGroup":"","kind":"","name":""}}`,
@@ -17,6 +18,7 @@ var zeroObjects = map[string]string{
 	"EndpointSlice":             `{"addressType":"","apiVersion":"discovery.k8s.io/v1","endpoints":null,"kind":"EndpointSlice","metadata":{},"ports":null}`,
 	"Endpoints":                 `{"apiVersion":"v1","kind":"Endpoints","metadata":{}}`,
 	"Event":                     `{"apiVersion":"v1","eventTime":null,"firstTimestamp":null,"involvedObject":{},"kind":"Event","lastTimestamp":null,"metadata":{},"reportingComponent":"","reportingInstance":"","source":{}}`,
+	"Eviction":                  `{"apiVersion":"policy/v1","kind":"Eviction","metadata":{}}`,
 	"HorizontalPodAutoscaler":   `{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler","metadata":{},"spec":{"maxReplicas":0,"scaleTargetRef":{"kind":"","name":""}},"status":{"currentMetrics":null,"desiredReplicas":0}}`,
 	"Ingress":                   `{"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{},"spec":{},"status":{"loadBalancer":{}}}`,
 	"IngressClass":              `{"apiVersion":"networking.k8s.io/v1","kind":"IngressClass","metadata":{},"spec":{}}`,
@@ -46,6 +48,7 @@ var zeroObjects = map[string]string{
 	"StatefulSet":               `{"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{},"spec":{"selector":null,"serviceName":"","template":{"metadata":{},"spec":{"containers":null}},"updateStrategy":{}},"status":{"availableReplicas":0,"replicas":0}}`,
 	"StorageClass":              `{"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{},"provisioner":""}`,
 	"SubjectAccessReview":       `{"apiVersion":"authorization.k8s.io/v1","kind":"SubjectAccessReview","metadata":{},"spec":{},"status":{"allowed":false}}`,
+	"TokenRequest":              `{"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","metadata":{},"spec":{"audiences":null,"boundObjectRef":null,"expirationSeconds":null},"status":{"expirationTimestamp":null,"token":""}}`,
 	"TokenReview":               `{"apiVersion":"authentication.k8s.io/v1","kind":"TokenReview","metadata":{},"spec":{},"status":{"user":{}}}`,
 	"events.k8s.io/v1/Event":    `{"apiVersion":"events.k8s.io/v1","deprecatedFirstTimestamp":null,"deprecatedLastTimestamp":null,"deprecatedSource":{},"eventTime":null,"kind":"Event","metadata":{},"regarding":{}}`,
 }

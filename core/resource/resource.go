@@ -80,6 +80,10 @@ type Subresource struct {
 	// subresource takes or answers ("Binding"; group and version "" are
 	// the resource's).
 	Kind, Group, Version string
+	// Def names the OpenAPI definition of the body
+	// ("io.k8s.api.policy.v1.Eviction"): a protobuf or YAML body is turned
+	// into JSON with it before Serve sees it ("": JSON only).
+	Def string
 	// Verbs are the discovery verbs; a request with another verb answers
 	// 405 MethodNotSupported. "create" is POST, "get" is GET.
 	Verbs []string

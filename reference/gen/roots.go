@@ -69,6 +69,10 @@ func Roots() []reflect.Type {
 		reflect.TypeFor[rbacv1.ClusterRoleBinding](),
 		reflect.TypeFor[autoscalingv1.Scale](),
 		reflect.TypeFor[certificatesv1.CertificateSigningRequest](),
+		// The bodies of subresources (protobuf-encoded by typed clients).
+		reflect.TypeFor[corev1.Binding](),
+		reflect.TypeFor[policyv1.Eviction](),
+		reflect.TypeFor[authenticationv1.TokenRequest](),
 		// The review APIs (virtual: answered, never stored).
 		reflect.TypeFor[authenticationv1.SelfSubjectReview](),
 		reflect.TypeFor[authenticationv1.TokenReview](),
