@@ -323,6 +323,9 @@ func SetDisruptionAllowedCondition(pdb resource.Object, now string) {
 	if allowed > 0 {
 		c["status"], c["reason"] = "True", "SufficientPods"
 	}
+	if gen == 0 {
+		delete(c, "observedGeneration") // omitempty
+	}
 	conds := listOf(st["conditions"])
 	for i, old := range conds {
 		om := mapOf(old)

@@ -141,6 +141,9 @@ func (m *Manager) pdbFailSafe(pdb obj, cause error) error {
 	gen := numOr(pdb, 0, "status", "observedGeneration")
 	c := map[string]any{"type": "DisruptionAllowed", "status": "False", "reason": "SyncFailed",
 		"message": cause.Error(), "observedGeneration": gen, "lastTransitionTime": m.timestamp()}
+	if gen == 0 {
+		delete(c, "observedGeneration") // omitempty
+	}
 	conds := list(next, "status", "conditions")
 	replaced := false
 	for i, old := range conds {
