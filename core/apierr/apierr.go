@@ -7,6 +7,7 @@
 package apierr
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -259,4 +260,43 @@ func NotFoundPath() *Error {
 // metadata-only form asked of the wrong shape of answer).
 func NotAcceptableMessage(msg string) *Error {
 	return &Error{http.StatusNotAcceptable, ReasonNotAcceptable, msg, nil}
+}
+
+// TooManyRequests is NewTooManyRequests: 429, the message as given,
+// RetryAfterSeconds (also the Retry-After header) and causes, e.g. an
+// eviction the disruption budget refuses:
+//
+//	TooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", 0,
+//		Cause{Type: "DisruptionBudget", Message: "The disruption budget web needs 2 healthy pods and has 2 currently"})
+func TooManyRequests(msg string, retryAfter int32, causes ...Cause) *Error {
+	return &Error{http.StatusTooManyRequests, ReasonTooManyRequests, msg, &Details{RetryAfterSeconds: retryAfter, Causes: causes}}
+}
+
+// WithCauses returns e with causes appended to its details.
+func (e *Error) WithCauses(causes ...Cause) *Error {
+	if e.Details == nil {
+		e.Details = &Details{}
+	}
+	e.Details.Causes = append(e.Details.Causes, causes...)
+	return e
+}
+
+// FromStatus is the error a Status answer (code, JSON body) stands for,
+// as client-go's errors.FromObject: an in-process request's failure handed
+// on unchanged.
+func FromStatus(code int, body []byte) *Error {
+	var st Status
+	if err := json.Unmarshal(body, &st); err != nil || st.Kind != "Status" {
+		return &Error{code, "", strings.TrimSpace(string(body)), nil}
+	}
+	if st.Code != 0 {
+		code = st.Code
+	}
+	return &Error{code, st.Reason, st.Message, st.Details}
+}
+
+// Unauthorized is the authentication filter's 401: message and reason
+// "Unauthorized", no details.
+func Unauthorized() *Error {
+	return &Error{http.StatusUnauthorized, ReasonUnauthorized, "Unauthorized", nil}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -330,6 +331,7 @@ func writeObject(w http.ResponseWriter, code int, out output, v any) {
 func writeError(w http.ResponseWriter, err error) {
 	st := apierr.ToStatus(err)
 	b, _ := jsonx.Marshal(st)
+	retryAfter(w, st)
 	w.Header().Set("Content-Type", mediaJSON)
 	w.WriteHeader(st.Code)
 	w.Write(b)
@@ -354,6 +356,7 @@ func writeErrorProtobuf(w http.ResponseWriter, err error) {
 		writeError(w, err)
 		return
 	}
+	retryAfter(w, st)
 	w.Header().Set("Content-Type", mediaProtobuf)
 	w.WriteHeader(st.Code)
 	w.Write(b)
@@ -389,8 +392,8 @@ func protoSchema(res *resource.Resource, sub string) *schema.Schema {
 			s = res.SchemaOf()
 		}
 	default:
-		if own := ownSubresource(res, sub); own != nil {
-			s = own.Body
+		if own := ownSubresource(res, sub); own != nil && own.Def != "" {
+			s = builtin.Definition(own.Def)
 		}
 	}
 	if !protobuf.Encodable(s) {
@@ -404,4 +407,12 @@ func protoSchema(res *resource.Resource, sub string) *schema.Schema {
 func acceptsOnlyProtobuf(r *http.Request) bool {
 	a := r.Header.Get("Accept")
 	return strings.Contains(a, mediaProtobuf) && !strings.Contains(a, "json") && !strings.Contains(a, "yaml") && !strings.Contains(a, "*/*")
+}
+
+// retryAfter sets the Retry-After header of a Status that asks the client
+// to wait (ErrorNegotiated: a 429 of a disruption budget, a 504 Timeout).
+func retryAfter(w http.ResponseWriter, st apierr.Status) {
+	if st.Details != nil && st.Details.RetryAfterSeconds > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(st.Details.RetryAfterSeconds)))
+	}
 }

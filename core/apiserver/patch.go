@@ -54,6 +54,9 @@ func (q *request) patch() error {
 		return err
 	}
 	if q.ri.subresource == "scale" {
+		if pt == patchApply {
+			return q.applyScale(body, isTrue(force), dry)
+		}
 		return q.patchScale(pt, body, dry)
 	}
 	if pt == patchApply {

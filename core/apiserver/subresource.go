@@ -1,7 +1,12 @@
 package apiserver
 
 import (
+	"bytes"
+	"github.com/kubesandbox/kubesandbox/core/builtin"
+	"github.com/kubesandbox/kubesandbox/core/internal/respbuf"
+	"io"
 	"net/http"
+	"sigs.k8s.io/yaml"
 	"slices"
 	"sort"
 
@@ -50,15 +55,16 @@ func (q *request) serveSubresource(sub *resource.Subresource) error {
 		return err
 	}
 	sr := &resource.SubRequest{Verb: q.ri.verb, Sub: sub.Name, Now: q.s.timestamp(), Obj: obj, Body: body, Query: q.query, Header: q.r.Header,
-		Update: func(change func(resource.Object) error) error {
-			_, _, err := q.s.writeExisting(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, writeOp, error) {
+		Update: func(change func(resource.Object) error) (resource.Object, error) {
+			out, _, err := q.s.writeExisting(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, writeOp, error) {
 				if err := change(old); err != nil {
 					return nil, writeUnchanged, err
 				}
 				return old, writeStorage, nil
 			})
-			return err
-		}}
+			return out, err
+		},
+		Loopback: q.s.loopback}
 	ans, err := sub.Serve(sr)
 	if err != nil {
 		return err
@@ -81,19 +87,6 @@ func (q *request) serveSubresource(sub *resource.Subresource) error {
 	return nil
 }
 
-// subresourceBody turns a protobuf body of a subresource that declares
-// its body's schema into the JSON Serve reads; other bodies pass as sent.
-func subresourceBody(r *http.Request, body []byte, sub *resource.Subresource) ([]byte, error) {
-	if contentType(r) != mediaProtobuf || sub.Body == nil || len(body) == 0 {
-		return body, nil
-	}
-	obj, err := decodeProtobufBody(body, sub.Kind, "", sub.Body)
-	if err != nil {
-		return nil, err
-	}
-	return jsonx.Marshal(obj)
-}
-
 // subresourceDiscovery lists res's own subresources as APIResources.
 func subresourceDiscovery(res *resource.Resource) []any {
 	subs := append([]resource.Subresource(nil), res.Subresources...)
@@ -108,4 +101,67 @@ func subresourceDiscovery(res *resource.Resource) []any {
 		out = append(out, e)
 	}
 	return out
+}
+
+// loopbackUA is the User-Agent of the server's requests to itself (its
+// registries' loopback clients): managedFields name "kube-apiserver".
+const loopbackUA = "kube-apiserver/v1.37.2 (linux/amd64) kubernetes/kubesandbox"
+
+// loopback serves one request in-process, as a registry's loopback client
+// sends it (resource.SubRequest.Loopback).
+func (s *Server) loopback(method, path string, body resource.Object) (resource.Object, error) {
+	var rd io.Reader = http.NoBody
+	if body != nil {
+		b, err := jsonx.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, "http://kubesandbox.local"+path, rd)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("User-Agent", loopbackUA)
+	req.Header.Set("Accept", mediaJSON)
+	if body != nil {
+		req.Header.Set("Content-Type", mediaJSON)
+	}
+	rec := respbuf.New()
+	s.ServeHTTP(rec, req)
+	if c := rec.Code(); c < 200 || c > 299 {
+		return nil, apierr.FromStatus(c, rec.Body.Bytes())
+	}
+	out, err := jsonx.DecodeObject(rec.Body.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// subresourceBody turns a protobuf or YAML body into the JSON Serve reads,
+// with the subresource's definition (typed clients send protobuf: a
+// TokenRequest from kubectl create token, an Eviction from kubectl drain).
+func subresourceBody(r *http.Request, body []byte, sub *resource.Subresource) ([]byte, error) {
+	if len(body) == 0 || sub.Def == "" {
+		return body, nil
+	}
+	unrecognized := func(err error) error {
+		return apierr.BadRequestf("the object provided is unrecognized (must be of type %s): %v (%s)", sub.Kind, err, summarize(body))
+	}
+	switch ct := contentType(r); ct {
+	case mediaProtobuf:
+		obj, err := decodeProtobufBody(body, sub.Kind, "", builtin.Definition(sub.Def))
+		if err != nil {
+			return nil, err
+		}
+		return jsonx.Marshal(obj)
+	case mediaYAML:
+		j, err := yaml.YAMLToJSON(body)
+		if err != nil {
+			return nil, unrecognized(err)
+		}
+		return j, nil
+	}
+	return body, nil
 }

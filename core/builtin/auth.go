@@ -2,9 +2,11 @@ package builtin
 
 import (
 	"strings"
+	"time"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/field"
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 )
 
@@ -17,8 +19,8 @@ import (
 //
 // The sandbox checks no credentials, so every request is the one a real
 // server makes of a request without any: user "system:anonymous" in group
-// "system:unauthenticated". Everything is allowed; no token is valid (the
-// sandbox issues none).
+// "system:unauthenticated". Everything is allowed; the only valid tokens
+// are those the sandbox issues (serviceaccounts/token), in TokenReview.
 
 // AnonymousUser and AnonymousGroup are who every request is.
 const (
@@ -57,12 +59,25 @@ func answerSelfSubjectReview(_ resource.Object, now string) (resource.Object, er
 	}, nil
 }
 
-// answerTokenReview: no token authenticates.
-func answerTokenReview(obj resource.Object, _ string) (resource.Object, error) {
-	if str(child(obj, "spec"), "token") == "" {
+// answerTokenReview: a service account token this server issued
+// (serviceaccounts/token, satoken.go) authenticates as its service account,
+// for the audiences asked (the issuer when none); any other token does not.
+func answerTokenReview(obj resource.Object, now string) (resource.Object, error) {
+	spec := child(obj, "spec")
+	tok := str(spec, "token")
+	if tok == "" {
 		return nil, apierr.BadRequest("token is required for TokenReview in authentication")
 	}
-	obj["status"] = map[string]any{"user": map[string]any{}, "error": "invalid bearer token"}
+	t, err := time.Parse(time.RFC3339, now)
+	if err != nil {
+		t = time.Now()
+	}
+	user, auds, err := serviceAccountUser(tok, t, jsonx.Strings(spec["audiences"]))
+	if err != nil {
+		obj["status"] = map[string]any{"user": map[string]any{}, "error": err.Error()}
+		return obj, nil
+	}
+	obj["status"] = map[string]any{"authenticated": true, "user": user, "audiences": auds}
 	return obj, nil
 }
 

@@ -134,7 +134,8 @@ var catalogue = []entry{
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
 			withCell(col("Secrets", "string", 0, doc("core/v1.ServiceAccount.secrets"), ""), serviceAccountSecrets), // len(secrets)
 			ageColumn},
-		Hooks: resource.Hooks{Validate: corev1.ValidateServiceAccount},
+		Subresources: []resource.Subresource{serviceAccountToken},
+		Hooks:        resource.Hooks{Validate: corev1.ValidateServiceAccount},
 	}},
 	{def: "io.k8s.api.core.v1.Service", hooks: serviceHooks, res: resource.Resource{
 		Version: "v1", Resource: "services", Singular: "service", Kind: "Service", ListKind: "ServiceList",

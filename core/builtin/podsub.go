@@ -35,7 +35,8 @@ import (
 //     container runtime exists to stream from.
 var podSubresources = []resource.Subresource{
 	{Name: "attach", Kind: "PodAttachOptions", Verbs: []string{"create", "get"}, Serve: podStream},
-	{Name: "binding", Kind: "Binding", Verbs: []string{"create"}, Serve: podBinding, Body: Definition("io.k8s.api.core.v1.Binding")},
+	{Name: "binding", Kind: "Binding", Def: "io.k8s.api.core.v1.Binding", Verbs: []string{"create"}, Serve: podBinding},
+	podEviction,
 	{Name: "exec", Kind: "PodExecOptions", Verbs: []string{"create", "get"}, Serve: podStream},
 	{Name: "log", Kind: "Pod", Verbs: []string{"get"}, Serve: podLog},
 	{Name: "portforward", Kind: "PodPortForwardOptions", Verbs: []string{"create", "get"}, Serve: podStream},
@@ -78,7 +79,7 @@ func podBinding(r *resource.SubRequest) (resource.SubAnswer, error) {
 		}
 		return resource.SubAnswer{}, apierr.Unknown(msg)
 	}
-	err = r.Update(func(pod resource.Object) error { return bindPod(pod, b, node, r.Now) })
+	_, err = r.Update(func(pod resource.Object) error { return bindPod(pod, b, node, r.Now) })
 	if err != nil {
 		return resource.SubAnswer{}, err
 	}

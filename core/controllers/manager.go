@@ -259,6 +259,9 @@ func (m *Manager) handleEvent(ev store.Event) {
 		prev = decode(ev.Prev.Value)
 	}
 	m.servicesChanged(key, ns, cur, prev) // endpoints.go
+	if strings.HasPrefix(key, "/core/pods/") {
+		m.pdbsForPod(ns, cur, prev) // disruption.go
+	}
 	// owners see their dependents change (a pod → its ReplicaSet, ...)
 	for _, o := range []obj{cur, prev} {
 		for _, r := range ownerRefs(o) {
@@ -316,6 +319,8 @@ func (m *Manager) reconcile(key string) error {
 		return m.syncCronJob(key, o)
 	case "/pods":
 		return m.syncPod(o)
+	case "policy/poddisruptionbudgets":
+		return m.syncPDB(key, o)
 	case "/namespaces":
 		return m.syncNamespace(o)
 	case "/nodes":

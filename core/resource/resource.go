@@ -86,14 +86,14 @@ type Subresource struct {
 	// subresource takes or answers ("Binding"; group and version "" are
 	// the resource's).
 	Kind, Group, Version string
+	// Def names the OpenAPI definition of the body
+	// ("io.k8s.api.policy.v1.Eviction"), "" if none: a protobuf or YAML
+	// body is turned into JSON with it before Serve sees it, and answers
+	// (of that type, or a Status) are protobuf when the client asks so.
+	Def string
 	// Verbs are the discovery verbs; a request with another verb answers
 	// 405 MethodNotSupported. "create" is POST, "get" is GET.
 	Verbs []string
-	// Body is the schema of the object a create sends (a Binding, an
-	// Eviction), nil if none: a protobuf body is then decoded with it and
-	// Serve sees its JSON, and answers (of that type, or a Status) are
-	// protobuf when the client asks so.
-	Body *schema.Schema
 	// Serve answers one request. Errors are answered as API errors.
 	Serve func(r *SubRequest) (SubAnswer, error)
 }
@@ -109,8 +109,15 @@ type SubRequest struct {
 	Header http.Header
 	// Update changes the stored object as a registry's own storage update
 	// does (GuaranteedUpdate: no validation, no managedFields): change
-	// edits a copy of the current object; its error is the answer's.
-	Update func(change func(obj Object) error) error
+	// edits a copy of the current object; its error is the answer's. It
+	// returns the object as stored.
+	Update func(change func(obj Object) error) (Object, error)
+	// Loopback sends a request to the server itself, as a registry's
+	// loopback client does (user agent kube-apiserver, so managedFields
+	// name manager "kube-apiserver"): e.g. the eviction's
+	// PUT …/poddisruptionbudgets/NAME/status. body nil sends none; a non-2xx
+	// answer is its Status as an error.
+	Loopback func(method, path string, body Object) (Object, error)
 }
 
 // SubAnswer is a successful answer: Obj as JSON, or Text as text/plain.

@@ -9,6 +9,7 @@ import (
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
+	certificatesv1 "k8s.io/api/certificates/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -67,8 +68,11 @@ func Roots() []reflect.Type {
 		reflect.TypeFor[rbacv1.RoleBinding](),
 		reflect.TypeFor[rbacv1.ClusterRoleBinding](),
 		reflect.TypeFor[autoscalingv1.Scale](),
-		// The body of pods/binding (protobuf-encoded by typed clients).
+		reflect.TypeFor[certificatesv1.CertificateSigningRequest](),
+		// The bodies of subresources (protobuf-encoded by typed clients).
 		reflect.TypeFor[corev1.Binding](),
+		reflect.TypeFor[policyv1.Eviction](),
+		reflect.TypeFor[authenticationv1.TokenRequest](),
 		// The review APIs (virtual: answered, never stored).
 		reflect.TypeFor[authenticationv1.SelfSubjectReview](),
 		reflect.TypeFor[authenticationv1.TokenReview](),

@@ -38,6 +38,7 @@ func GroupVersion(t reflect.Type) string {
 // apiGroups are the API group names of the k8s.io/api packages whose
 // directory is not the group name (the packages' GroupName constants).
 var apiGroups = map[string]string{
+	"certificates": "certificates.k8s.io",
 	"coordination": "coordination.k8s.io",
 	"discovery":    "discovery.k8s.io",
 	"events":       "events.k8s.io",
