@@ -58,8 +58,13 @@ func TestWarnings(t *testing.T) {
 	}
 	want := []string{
 		// The review APIs have no apply configurations (create only).
+		"io.k8s.api.authentication.v1.BoundObjectReference: not in the apply schema",
 		"io.k8s.api.authentication.v1.SelfSubjectReview: not in the apply schema",
 		"io.k8s.api.authentication.v1.SelfSubjectReviewStatus: not in the apply schema",
+		// serviceaccounts/token's body: create only
+		"io.k8s.api.authentication.v1.TokenRequest: not in the apply schema",
+		"io.k8s.api.authentication.v1.TokenRequestSpec: not in the apply schema",
+		"io.k8s.api.authentication.v1.TokenRequestStatus: not in the apply schema",
 		"io.k8s.api.authentication.v1.TokenReview: not in the apply schema",
 		"io.k8s.api.authentication.v1.TokenReviewSpec: not in the apply schema",
 		"io.k8s.api.authentication.v1.TokenReviewStatus: not in the apply schema",
