@@ -164,7 +164,7 @@ test('after its first use kubectl runs offline: the service worker keeps kubectl
   }
 });
 
-test('the playground\'s Terminal tab (xterm), typed at the keyboard: get ns, ↑ recalls, ls and apply -f a ready manifest, get -w streams until Ctrl+C, exec refused in red', async () => {
+test('the playground\'s Terminal tab (xterm), typed at the keyboard: get ns, ↑ recalls, ls and apply -f a ready manifest, get -w streams until Ctrl+C, exec refused in red, Tab completes from kubectl', async () => {
   const page = await openSandbox(browser.context, server.url, '/#terminal');
   await page.waitForFunction(() => document.querySelector('#panel-terminal:not([hidden]) .kube-term')?.dataset.state === 'idle', null, { timeout: 60000 });
   const text = () => page.evaluate(() => window.playground.terminal.text());
@@ -230,9 +230,31 @@ test('the playground\'s Terminal tab (xterm), typed at the keyboard: get ns, ↑
   assert.match(await text(), /\$ kubectl get deployment web -o name\ndeployment\.apps\/web\n\$ kubectl\n$/);
   await page.keyboard.press('ArrowUp');
   assert.equal(await lastLine(), '$ kubectl get deployment web -o name');
-  // Tab is not taken by the terminal (no completion): focus moves on, no keyboard trap
-  assert.equal(await page.evaluate(() => document.activeElement.closest('.kube-term') !== null), true);
+  await page.keyboard.press('Control+U');
+  await page.keyboard.type('kubectl ');
+
+  // Tab completes with kubectl's own completion (kubectl __complete in the
+  // same instance): a resource type, a name from the API, then a flag
+  const lineIs = (want) => page.waitForFunction((w) => window.playground.terminal.text().replace(/\n$/, '').split('\n').pop() === w, want, { timeout: 120000 });
+  await page.keyboard.type('get deploym');
   await page.keyboard.press('Tab');
+  await lineIs('$ kubectl get deployments.apps');
+  await page.keyboard.press('Tab');
+  await lineIs('$ kubectl get deployments.apps web');
+  await page.keyboard.type('--show-lab');
+  await page.keyboard.press('Tab');
+  await lineIs('$ kubectl get deployments.apps web --show-labels');
+  await page.keyboard.press('Enter');
+  await atPrompt(/web\s.*app=web/);
+  // two candidates: the first Tab adds nothing, the second lists them under the line
+  await page.keyboard.type('get deployments.apps web --show-');
+  await page.keyboard.press('Tab');
+  await page.waitForFunction(() => document.querySelector('.kube-term').dataset.state === 'idle');
+  await page.keyboard.press('Tab');
+  await page.waitForFunction(() => /--show-\n.*--show-kind.*--show-labels.*\n\$ kubectl get deployments\.apps web --show-$/.test(window.playground.terminal.text().replace(/\n$/, '')), null, { timeout: 120000 });
+  // Shift+Tab leaves the terminal: no keyboard trap
+  assert.equal(await page.evaluate(() => document.activeElement.closest('.kube-term') !== null), true);
+  await page.keyboard.press('Shift+Tab');
   assert.equal(await page.evaluate(() => document.activeElement.closest('.kube-term') === null), true);
   await page.close();
 });
