@@ -63,6 +63,8 @@ async function startNative() {
       p.stdin.end(step.stdin || '');
     }),
     stop() { child.kill('SIGTERM'); rmSync(home, { recursive: true, force: true }); },
+    home,
+    env: { ...process.env, HOME: home, KUBECONFIG: join(home, '.kube', 'config'), KUBECTL_KUBERC: 'false' },
   };
 }
 
@@ -141,6 +143,37 @@ test('a running kubectl get -w streams, and stopping it (Ctrl+C) ends it with 13
   assert.match(r.watch.stdout, /watched/);
   assert.equal(r.after.code, 0, r.after.stderr);
   assert.equal(r.after.stdout, 'configmap/watched\n');
+});
+
+test('kubectl get pods -w in the browser prints what the same watch prints natively (stopped once the Pod is seen)', async () => {
+  const page = await openSandbox(browser.context, server.url, '/fixtures/kubectl.html');
+  await page.evaluate(() => window.named.ready);
+  const create = ['run', 'watched-pod', '--image=nginx'];
+  const got = await page.evaluate(async (create) => {
+    const ks = window.named;
+    const made = await ks.kubectl(create);
+    if (made.code !== 0) return { made };
+    const ctl = new AbortController();
+    let streamed = '';
+    const done = ks.kubectl(['get', 'pods', '-w'], {
+      signal: ctl.signal,
+      onOutput: (fd, text) => { if (fd === 1) streamed += text; if (/watched-pod.*\n/.test(streamed)) ctl.abort(); },
+    });
+    const res = await done;
+    return { made, res, streamed };
+  }, create);
+  assert.equal(got.made.code, 0, got.made.stderr);
+  assert.equal(got.res.code, 130, got.res.stderr);
+  assert.equal((await native.run({ args: create })).code, 0);
+  // natively: the same watch, stopped (SIGINT, as Ctrl+C) once the Pod's row is out
+  const want = await new Promise((resolve) => {
+    const p = spawn(join(bin, 'kubectl'), ['get', 'pods', '-w'], { cwd: native.home, env: native.env });
+    let out = '';
+    p.stdout.on('data', (d) => { out += d; if (/watched-pod.*\n/.test(out)) p.kill('SIGINT'); });
+    p.on('exit', () => resolve(out));
+  });
+  assert.match(got.streamed, /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\nwatched-pod\s+0\/1\s+Pending\s+0\s+\S+\n$/);
+  assert.equal(normalise(got.streamed), normalise(want));
 });
 
 test('after its first use kubectl runs offline: the service worker keeps kubectl.wasm', async () => {
