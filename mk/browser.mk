@@ -8,7 +8,8 @@
 #   make test-browser    Playwright tests in Debian's headless Chromium (node --test)
 #   make bench-browser   size / start-up / latency / memory tables, the core
 #                        against bin/web-baseline (wasm/cmd/baseline, the
-#                        smallest Go program behind the same JS)
+#                        smallest Go program behind the same JS), then
+#                        the kubectl numbers (make bench-kubectl alone)
 
 GO ?= go
 BIN ?= bin
@@ -28,7 +29,7 @@ MODULE := github.com/kubesandbox/kubesandbox
 WASM_GCFLAGS ?= -gcflags=all=-l $(foreach p,core/store core/apiserver core/jsonx patch/...,-gcflags=$(MODULE)/$(p)=)
 WASM_BUILD = GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -ldflags='-s -w'
 
-.PHONY: wasm web-dist web-baseline static-server run test-browser bench-browser browser-deps
+.PHONY: wasm web-dist web-baseline static-server run test-browser bench-browser bench-kubectl browser-deps
 
 wasm:
 	@mkdir -p $(WEB_DIST)
@@ -61,5 +62,10 @@ browser-deps:
 test-browser: web-dist static-server browser-deps
 	CHROMIUM=$(CHROMIUM) node --test --test-concurrency=1 tests/browser/
 
-bench-browser: web-dist web-baseline static-server browser-deps
+bench-browser: web-dist web-baseline static-server browser-deps kubectl-native build
 	CHROMIUM=$(CHROMIUM) node tests/browser/bench.mjs
+	CHROMIUM=$(CHROMIUM) node tests/browser/bench-kubectl.mjs
+
+# the kubectl part of bench-browser alone (tests/browser/bench-kubectl.mjs)
+bench-kubectl: web-dist static-server browser-deps kubectl-native build playground-build
+	CHROMIUM=$(CHROMIUM) node tests/browser/bench-kubectl.mjs

@@ -9,7 +9,11 @@
 // signal ks.kubectl takes is aborted) or drops the line; Ctrl+L and `clear`
 // clear; Ctrl+U cuts to the line's start. Ctrl+C with a selection (or
 // Ctrl+Shift+C) copies it; Ctrl+V / Ctrl+Shift+V / the context menu paste.
-// Tab leaves the terminal (no completion). kubectl's output streams in as
+// Tab completes with kubectl's own cobra completion (`kubectl __complete
+// …`, run by the same kubectl instance: commands, flags, resource types,
+// names from the API; the ready manifests where kubectl asks for a file):
+// one candidate is inserted, several insert their common prefix and, at a
+// second Tab, are listed. Shift+Tab leaves the terminal (no keyboard trap). kubectl's output streams in as
 // it arrives, stderr in red. `help`, `ls` and `cat <file>` show the ready
 // manifests (`files`, e.g. playground/js/manifests.js) that `-f <file>` reads.
 //
@@ -61,8 +65,8 @@ function helpText(names) {
     '  kubectl …        e.g. kubectl get ns, kubectl apply -f deployment.yaml, kubectl get pods -w',
     '  ls, cat <file>   the ready manifests for -f (from the scenarios)',
     '  clear, help',
-    'Keys: ↑/↓ history, ←/→ Home/End edit, Ctrl+C stops a command or drops the line,',
-    '      Ctrl+L clears, Ctrl+Shift+C / Ctrl+Shift+V copy and paste, Tab leaves the terminal.',
+    'Keys: Tab completes, ↑/↓ history, ←/→ Home/End edit, Ctrl+C stops a command or drops the line,',
+    '      Ctrl+L clears, Ctrl+Shift+C / Ctrl+Shift+V copy and paste, Shift+Tab leaves the terminal.',
     'exec, attach, port-forward, cp, debug, proxy and logs -f need a container runtime: not here.',
     `Files: ${names.join('  ') || '(none)'}`,
     '',
@@ -79,6 +83,29 @@ const KEYS = {
   '\r': 'enter', '\x03': 'interrupt', '\x0c': 'clear', '\x15': 'cut',
 };
 
+// cobra's ShellCompDirective bits (github.com/spf13/cobra completions.go)
+const COMP_ERROR = 1;
+const COMP_NO_SPACE = 2;
+const COMP_NO_FILE = 4;
+
+/** parseCompletion reads `kubectl __complete` output — one candidate a
+ *  line ("name\tdescription"), then ":directive" — into {items, directive}:
+ *  "pods\tdesc\nservices\n:4\n" → {items: ['pods', 'services'], directive: 4}. */
+export function parseCompletion(out) {
+  const lines = out.split('\n').filter((l) => l !== '');
+  let directive = 0;
+  if (lines.length && /^:\d+$/.test(lines[lines.length - 1])) directive = Number(lines.pop().slice(1));
+  return { items: lines.map((l) => l.split('\t')[0]).filter((x) => x), directive };
+}
+
+/** commonPrefix(['deployments', 'deployment.apps']) → 'deployment'. */
+export function commonPrefix(xs) {
+  if (!xs.length) return '';
+  let p = xs[0];
+  for (const x of xs) while (!x.startsWith(p)) p = p.slice(0, -1);
+  return p;
+}
+
 export function createTerminal(ks, { files = async () => ({}) } = {}) {
   const el = h('div.kube-term', { 'aria-label': 'kubectl terminal' });
   el.dataset.state = 'loading';
@@ -93,6 +120,7 @@ export function createTerminal(ks, { files = async () => ({}) } = {}) {
   let term = null;
   let fit = null;
   let loading = null;
+  let lastTab = '';     // the line a Tab left unchanged: a second Tab lists
 
   const write = (s) => { if (s) { term.write(s); endsLine = /\n$/.test(s.replace(/\x1b\[[0-9;]*m/g, '')); } };
 
@@ -182,6 +210,48 @@ export function createTerminal(ks, { files = async () => ({}) } = {}) {
     }
   }
 
+  /** complete runs kubectl's completion for the line up to the cursor and
+   *  inserts what is certain; a second Tab with nothing to add lists the
+   *  candidates under the line. */
+  async function complete() {
+    const before = line.slice(0, pos);
+    let args;
+    try { args = words(before); } catch { return; }
+    if (args[0] !== 'kubectl') return;
+    args = args.slice(1);
+    const current = /\s$/.test(before) || !args.length ? '' : args.pop();
+    running = new AbortController();
+    el.dataset.state = 'completing';
+    try {
+      await completeWith(args, current, before);
+    } catch { /* no completion */ } finally {
+      running = null;
+      el.dataset.state = 'idle';
+    }
+  }
+
+  async function completeWith(args, current, before) {
+    const r = await ks.kubectl(['__complete', ...args, current], { files: await files(), signal: running.signal });
+    let { items, directive } = parseCompletion(r.stdout || '');
+    if (directive & COMP_ERROR) return;
+    if (!items.length && !(directive & COMP_NO_FILE)) items = Object.keys(await files());
+    items = items.filter((x) => x.startsWith(current));
+    if (!items.length) return;
+    let add = commonPrefix(items).slice(current.length);
+    if (items.length === 1 && !(directive & COMP_NO_SPACE)) add += ' ';
+    if (add) {
+      line = line.slice(0, pos) + add + line.slice(pos);
+      pos += add.length;
+      lastTab = '';
+      draw();
+      return;
+    }
+    if (lastTab !== line) { lastTab = line; return; }
+    pos = line.length; draw();
+    write('\n' + items.join('  ') + '\n');
+    pos = before.length; draw(false);
+  }
+
   function edit(data) {
     const key = KEYS[data];
     if (running) { if (key === 'interrupt') running.abort(); return; }
@@ -218,7 +288,12 @@ export function createTerminal(ks, { files = async () => ({}) } = {}) {
   function keys(e) {
     const mod = e.ctrlKey || e.metaKey;
     const k = e.key.toLowerCase();
-    if (e.key === 'Tab') return false;
+    if (e.key === 'Tab') {
+      if (e.shiftKey || mod || e.altKey) return false; // leaves the terminal
+      e.preventDefault();
+      if (e.type === 'keydown' && !running) complete();
+      return false;
+    }
     if (mod && k === 'v') return false;
     if (mod && k === 'c' && (e.shiftKey || term.hasSelection())) {
       if (e.type === 'keydown') {

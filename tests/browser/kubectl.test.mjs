@@ -63,6 +63,8 @@ async function startNative() {
       p.stdin.end(step.stdin || '');
     }),
     stop() { child.kill('SIGTERM'); rmSync(home, { recursive: true, force: true }); },
+    home,
+    env: { ...process.env, HOME: home, KUBECONFIG: join(home, '.kube', 'config'), KUBECTL_KUBERC: 'false' },
   };
 }
 
@@ -143,6 +145,37 @@ test('a running kubectl get -w streams, and stopping it (Ctrl+C) ends it with 13
   assert.equal(r.after.stdout, 'configmap/watched\n');
 });
 
+test('kubectl get pods -w in the browser prints what the same watch prints natively (stopped once the Pod is seen)', async () => {
+  const page = await openSandbox(browser.context, server.url, '/fixtures/kubectl.html');
+  await page.evaluate(() => window.named.ready);
+  const create = ['run', 'watched-pod', '--image=nginx'];
+  const got = await page.evaluate(async (create) => {
+    const ks = window.named;
+    const made = await ks.kubectl(create);
+    if (made.code !== 0) return { made };
+    const ctl = new AbortController();
+    let streamed = '';
+    const done = ks.kubectl(['get', 'pods', '-w'], {
+      signal: ctl.signal,
+      onOutput: (fd, text) => { if (fd === 1) streamed += text; if (/watched-pod.*\n/.test(streamed)) ctl.abort(); },
+    });
+    const res = await done;
+    return { made, res, streamed };
+  }, create);
+  assert.equal(got.made.code, 0, got.made.stderr);
+  assert.equal(got.res.code, 130, got.res.stderr);
+  assert.equal((await native.run({ args: create })).code, 0);
+  // natively: the same watch, stopped (SIGINT, as Ctrl+C) once the Pod's row is out
+  const want = await new Promise((resolve) => {
+    const p = spawn(join(bin, 'kubectl'), ['get', 'pods', '-w'], { cwd: native.home, env: native.env });
+    let out = '';
+    p.stdout.on('data', (d) => { out += d; if (/watched-pod.*\n/.test(out)) p.kill('SIGINT'); });
+    p.on('exit', () => resolve(out));
+  });
+  assert.match(got.streamed, /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\nwatched-pod\s+0\/1\s+Pending\s+0\s+\S+\n$/);
+  assert.equal(normalise(got.streamed), normalise(want));
+});
+
 test('after its first use kubectl runs offline: the service worker keeps kubectl.wasm', async () => {
   const { context } = browser;
   const online = await openSandbox(context, server.url, '/fixtures/kubectl.html');
@@ -164,7 +197,7 @@ test('after its first use kubectl runs offline: the service worker keeps kubectl
   }
 });
 
-test('the playground\'s Terminal tab (xterm), typed at the keyboard: get ns, ↑ recalls, ls and apply -f a ready manifest, get -w streams until Ctrl+C, exec refused in red', async () => {
+test('the playground\'s Terminal tab (xterm), typed at the keyboard: get ns, ↑ recalls, ls and apply -f a ready manifest, get -w streams until Ctrl+C, exec refused in red, Tab completes from kubectl', async () => {
   const page = await openSandbox(browser.context, server.url, '/#terminal');
   await page.waitForFunction(() => document.querySelector('#panel-terminal:not([hidden]) .kube-term')?.dataset.state === 'idle', null, { timeout: 60000 });
   const text = () => page.evaluate(() => window.playground.terminal.text());
@@ -230,9 +263,31 @@ test('the playground\'s Terminal tab (xterm), typed at the keyboard: get ns, ↑
   assert.match(await text(), /\$ kubectl get deployment web -o name\ndeployment\.apps\/web\n\$ kubectl\n$/);
   await page.keyboard.press('ArrowUp');
   assert.equal(await lastLine(), '$ kubectl get deployment web -o name');
-  // Tab is not taken by the terminal (no completion): focus moves on, no keyboard trap
-  assert.equal(await page.evaluate(() => document.activeElement.closest('.kube-term') !== null), true);
+  await page.keyboard.press('Control+U');
+  await page.keyboard.type('kubectl ');
+
+  // Tab completes with kubectl's own completion (kubectl __complete in the
+  // same instance): a resource type, a name from the API, then a flag
+  const lineIs = (want) => page.waitForFunction((w) => window.playground.terminal.text().replace(/\n$/, '').split('\n').pop() === w, want, { timeout: 120000 });
+  await page.keyboard.type('get deploym');
   await page.keyboard.press('Tab');
+  await lineIs('$ kubectl get deployments.apps');
+  await page.keyboard.press('Tab');
+  await lineIs('$ kubectl get deployments.apps web');
+  await page.keyboard.type('--show-lab');
+  await page.keyboard.press('Tab');
+  await lineIs('$ kubectl get deployments.apps web --show-labels');
+  await page.keyboard.press('Enter');
+  await atPrompt(/web\s.*app=web/);
+  // two candidates: the first Tab adds nothing, the second lists them under the line
+  await page.keyboard.type('get deployments.apps web --show-');
+  await page.keyboard.press('Tab');
+  await page.waitForFunction(() => document.querySelector('.kube-term').dataset.state === 'idle');
+  await page.keyboard.press('Tab');
+  await page.waitForFunction(() => /--show-\n.*--show-kind.*--show-labels.*\n\$ kubectl get deployments\.apps web --show-$/.test(window.playground.terminal.text().replace(/\n$/, '')), null, { timeout: 120000 });
+  // Shift+Tab leaves the terminal: no keyboard trap
+  assert.equal(await page.evaluate(() => document.activeElement.closest('.kube-term') !== null), true);
+  await page.keyboard.press('Shift+Tab');
   assert.equal(await page.evaluate(() => document.activeElement.closest('.kube-term') === null), true);
   await page.close();
 });

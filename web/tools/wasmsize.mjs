@@ -152,8 +152,11 @@ const funcs = [];
   }
 }
 
+// WASMSIZE_QUALITY=5: a faster, rougher ranking (quality 11 on a 100 MB
+// wasm takes many CPU minutes)
+const QUALITY = Number(process.env.WASMSIZE_QUALITY || 11);
 const brotli = (b) => brotliCompressSync(b, { params: {
-  [constants.BROTLI_PARAM_QUALITY]: 11,
+  [constants.BROTLI_PARAM_QUALITY]: QUALITY,
   [constants.BROTLI_PARAM_LGWIN]: 24,
   [constants.BROTLI_PARAM_SIZE_HINT]: b.length,
 } }).length;

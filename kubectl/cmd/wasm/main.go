@@ -33,7 +33,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/component-base/cli"
-	"k8s.io/kubectl/pkg/cmd"
 	cmdutil "k8s.io/kubectl/pkg/cmd/util"
 )
 
@@ -105,11 +104,12 @@ func run(args []string, server string) (code int) {
 		return 1
 	}
 	streams := genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
-	command := cmd.NewKubectlCommand(cmd.KubectlOptions{
+	command := kubectl.NewCommand(kubectl.Options{
 		Arguments: append([]string{"kubectl"}, args...),
 		ConfigFlags: genericclioptions.NewConfigFlags(true).WithDeprecatedPasswordFlag().
 			WithDiscoveryBurst(300).WithDiscoveryQPS(50.0).WithWarningPrinter(streams),
 		IOStreams: streams,
+		Exit:      func(c int) { panic(exit(c)) },
 	})
 	command.SetArgs(args)
 	if err := cli.RunNoErrOutput(command); err != nil {
