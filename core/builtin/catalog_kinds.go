@@ -1,8 +1,12 @@
 package builtin
 
 import (
+	"github.com/kubesandbox/kubesandbox/core/builtin/autoscaling"
 	"github.com/kubesandbox/kubesandbox/core/builtin/corev1"
+	"github.com/kubesandbox/kubesandbox/core/builtin/networking"
+	"github.com/kubesandbox/kubesandbox/core/builtin/policy"
 	"github.com/kubesandbox/kubesandbox/core/resource"
+	"github.com/kubesandbox/kubesandbox/core/validation"
 )
 
 // kindsCatalogue holds the kinds a learner meets beyond the workloads
@@ -167,6 +171,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Ports", Type: "string", Description: "Ports of TLS configurations that open", Cell: ingressPorts},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{Validate: networking.ValidateIngress, Warnings: networking.IngressWarnings},
 	}},
 	{def: "io.k8s.api.networking.v1.IngressClass", res: resource.Resource{
 		Group: "networking.k8s.io", Version: "v1", Resource: "ingressclasses", Singular: "ingressclass", Kind: "IngressClass", ListKind: "IngressClassList",
@@ -177,6 +182,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Parameters", Type: "string", Description: "A reference to a resource with additional parameters", Cell: ingressClassParameters},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{Default: networking.DefaultIngressClass, Validate: networking.ValidateIngressClass},
 	}},
 	{def: "io.k8s.api.networking.v1.NetworkPolicy", res: resource.Resource{
 		Group: "networking.k8s.io", Version: "v1", Resource: "networkpolicies", Singular: "networkpolicy", Kind: "NetworkPolicy", ListKind: "NetworkPolicyList",
@@ -186,6 +192,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Pod-Selector", Type: "string", Description: "podSelector selects the pods to which this NetworkPolicy object applies. The array of rules is applied to any pods selected by this field. An empty selector matches all pods in the policy's namespace. Multiple network policies can select the same set of pods. In this case, the ingress rules for each are combined additively. This field is optional. If it is not specified, it defaults to an empty selector.", Cell: podSelectorCell},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{Default: networking.DefaultNetworkPolicy, Validate: networking.ValidateNetworkPolicy, Warnings: networking.NetworkPolicyWarnings},
 	}},
 	{def: "io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler", res: resource.Resource{
 		Group: "autoscaling", Version: "v2", Resource: "horizontalpodautoscalers", Singular: "horizontalpodautoscaler", Kind: "HorizontalPodAutoscaler", ListKind: "HorizontalPodAutoscalerList",
@@ -200,11 +207,12 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Replicas", Type: "string", Description: "currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler.", Cell: hpaReplicas},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{Default: autoscaling.DefaultHPA, Validate: autoscaling.ValidateHPA},
 	}},
 	{def: "io.k8s.api.policy.v1.PodDisruptionBudget", res: resource.Resource{
 		Group: "policy", Version: "v1", Resource: "poddisruptionbudgets", Singular: "poddisruptionbudget", Kind: "PodDisruptionBudget", ListKind: "PodDisruptionBudgetList",
 		Namespaced: true, ShortNames: []string{"pdb"}, Verbs: allVerbs,
-		Status: true,
+		Status: true, NoKindMetaChecks: true,
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 			resource.PrinterColumn{Name: "Min Available", Type: "string", Description: "The minimum number of pods that must be available.", Cell: pdbMinAvailable},
@@ -212,6 +220,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Allowed Disruptions", Type: "integer", Description: "Calculated number of pods that may be disrupted at this time.", JSONPath: ".status.disruptionsAllowed"},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{Validate: policy.ValidatePodDisruptionBudget, Name: validation.NameIsPathSegment},
 	}},
 	{def: "io.k8s.api.scheduling.v1.PriorityClass", res: resource.Resource{
 		Group: "scheduling.k8s.io", Version: "v1", Resource: "priorityclasses", Singular: "priorityclass", Kind: "PriorityClass", ListKind: "PriorityClassList",

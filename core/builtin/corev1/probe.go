@@ -333,3 +333,9 @@ func validateSeccompProfile(sp map[string]any, p *field.Path) field.ErrorList {
 	}
 	return errs
 }
+
+// ValidateContainerResourceName is ValidateContainerResourceName (an HPA's
+// container resource metric names one).
+func ValidateContainerResourceName(name string, p *field.Path) field.ErrorList {
+	return validateResourceName(name, p)
+}
