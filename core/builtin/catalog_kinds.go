@@ -2,9 +2,12 @@ package builtin
 
 import (
 	"github.com/kubesandbox/kubesandbox/core/builtin/autoscaling"
+	"github.com/kubesandbox/kubesandbox/core/builtin/coordination"
 	"github.com/kubesandbox/kubesandbox/core/builtin/corev1"
 	"github.com/kubesandbox/kubesandbox/core/builtin/networking"
 	"github.com/kubesandbox/kubesandbox/core/builtin/policy"
+	"github.com/kubesandbox/kubesandbox/core/builtin/rbac"
+	"github.com/kubesandbox/kubesandbox/core/builtin/scheduling"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 	"github.com/kubesandbox/kubesandbox/core/validation"
 )
@@ -89,6 +92,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Holder", Type: "string", Description: "holderIdentity contains the identity of the holder of a current lease. If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate.metadata.name field.", Cell: leaseHolder},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{PrepareCreate: coordination.PrepareLeaseCreate, PrepareUpdate: coordination.PrepareLeaseUpdate, Validate: coordination.ValidateLease},
 	}},
 	{def: "io.k8s.api.core.v1.LimitRange", res: resource.Resource{
 		Version: "v1", Resource: "limitranges", Singular: "limitrange", Kind: "LimitRange", ListKind: "LimitRangeList",
@@ -232,6 +236,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 			resource.PrinterColumn{Name: "PreemptionPolicy", Type: "string", Description: "preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, PreemptLowerPriority. Defaults to PreemptLowerPriority if unset.", Cell: priorityPreemption},
 		},
+		Hooks: resource.Hooks{Default: scheduling.DefaultPriorityClass, Validate: scheduling.ValidatePriorityClass},
 	}},
 	{def: "io.k8s.api.apps.v1.ControllerRevision", res: resource.Resource{
 		Group: "apps", Version: "v1", Resource: "controllerrevisions", Singular: "controllerrevision", Kind: "ControllerRevision", ListKind: "ControllerRevisionList",
@@ -247,25 +252,27 @@ var kindsCatalogue = []entry{
 	{def: "io.k8s.api.rbac.v1.Role", res: resource.Resource{
 		Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "roles", Singular: "role", Kind: "Role", ListKind: "RoleList",
 		Namespaced: true, Verbs: allVerbs,
-		NoGeneration: true,
+		NoGeneration: true, NoKindMetaChecks: true,
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 			resource.PrinterColumn{Name: "Created At", Type: "date", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", JSONPath: ".metadata.creationTimestamp"},
 		},
+		Hooks: resource.Hooks{Name: rbac.Name, Validate: rbac.ValidateRole},
 	}},
 	{def: "io.k8s.api.rbac.v1.ClusterRole", res: resource.Resource{
 		Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles", Singular: "clusterrole", Kind: "ClusterRole", ListKind: "ClusterRoleList",
 		Verbs:        allVerbs,
-		NoGeneration: true,
+		NoGeneration: true, NoKindMetaChecks: true,
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 			resource.PrinterColumn{Name: "Created At", Type: "date", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", JSONPath: ".metadata.creationTimestamp"},
 		},
+		Hooks: resource.Hooks{Name: rbac.Name, Validate: rbac.ValidateClusterRole},
 	}},
 	{def: "io.k8s.api.rbac.v1.RoleBinding", res: resource.Resource{
 		Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "rolebindings", Singular: "rolebinding", Kind: "RoleBinding", ListKind: "RoleBindingList",
 		Namespaced: true, Verbs: allVerbs,
-		NoGeneration: true,
+		NoGeneration: true, NoKindMetaChecks: true,
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 			resource.PrinterColumn{Name: "Role", Type: "string", Description: "roleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.", Cell: roleRefCell},
@@ -274,11 +281,12 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Groups", Type: "string", Priority: 1, Description: "Groups in the roleBinding", Cell: subjectGroups},
 			resource.PrinterColumn{Name: "ServiceAccounts", Type: "string", Priority: 1, Description: "ServiceAccounts in the roleBinding", Cell: subjectServiceAccounts},
 		},
+		Hooks: resource.Hooks{Name: rbac.Name, Default: rbac.DefaultBinding, Validate: rbac.ValidateRoleBinding},
 	}},
 	{def: "io.k8s.api.rbac.v1.ClusterRoleBinding", res: resource.Resource{
 		Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterrolebindings", Singular: "clusterrolebinding", Kind: "ClusterRoleBinding", ListKind: "ClusterRoleBindingList",
 		Verbs:        allVerbs,
-		NoGeneration: true,
+		NoGeneration: true, NoKindMetaChecks: true,
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 			resource.PrinterColumn{Name: "Role", Type: "string", Description: "roleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.", Cell: roleRefCell},
@@ -287,6 +295,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Groups", Type: "string", Priority: 1, Description: "Groups in the clusterRoleBinding", Cell: subjectGroups},
 			resource.PrinterColumn{Name: "ServiceAccounts", Type: "string", Priority: 1, Description: "ServiceAccounts in the clusterRoleBinding", Cell: subjectServiceAccounts},
 		},
+		Hooks: resource.Hooks{Name: rbac.Name, Default: rbac.DefaultBinding, Validate: rbac.ValidateClusterRoleBinding},
 	}},
 }
 

@@ -94,6 +94,13 @@ func refMore(gvk schema.GroupVersionKind, obj, old runtime.Object) (errs field.E
 			errs = schedulingvalidation.ValidatePriorityClassUpdate(o, old.(*scheduling.PriorityClass))
 		}
 	case *coordination.Lease:
+		// PrepareForCreate/Update with CoordinatedLeaderElection off
+		if old == nil || old.(*coordination.Lease).Spec.Strategy == nil {
+			o.Spec.Strategy = nil
+		}
+		if old == nil || old.(*coordination.Lease).Spec.PreferredHolder == nil {
+			o.Spec.PreferredHolder = nil
+		}
 		if old == nil {
 			errs = coordinationvalidation.ValidateLease(o)
 		} else {
