@@ -5,6 +5,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	pvcutil "k8s.io/kubernetes/pkg/api/persistentvolumeclaim"
 	"k8s.io/kubernetes/pkg/apis/apps"
 	appsvalidation "k8s.io/kubernetes/pkg/apis/apps/validation"
 	"k8s.io/kubernetes/pkg/apis/autoscaling"
@@ -147,10 +148,17 @@ func refMore(gvk schema.GroupVersionKind, obj, old runtime.Object) (errs field.E
 	case *core.PersistentVolumeClaim:
 		if old == nil {
 			o.Status = core.PersistentVolumeClaimStatus{}
+			pvcutil.DropDisabledFields(&o.Spec, nil)
+			pvcutil.EnforceDataSourceBackwardsCompatibility(&o.Spec, nil)
+			pvcutil.NormalizeDataSources(&o.Spec)
 			errs = corevalidation.ValidatePersistentVolumeClaim(o, corevalidation.ValidationOptionsForPersistentVolumeClaim(o, nil))
 		} else {
 			op := old.(*core.PersistentVolumeClaim)
 			o.Status = op.Status
+			pvcutil.DropDisabledFields(&o.Spec, &op.Spec)
+			pvcutil.EnforceDataSourceBackwardsCompatibility(&o.Spec, &op.Spec)
+			pvcutil.NormalizeDataSources(&o.Spec)
+			pvcutil.NormalizeDataSources(&op.Spec)
 			errs = corevalidation.ValidatePersistentVolumeClaimUpdate(o, op, corevalidation.ValidationOptionsForPersistentVolumeClaim(o, op))
 		}
 	case *core.PersistentVolume:

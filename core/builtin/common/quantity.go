@@ -235,3 +235,6 @@ func (q Quantity) ScaledValue(scale int) int64 {
 	}
 	return quo.Int64()
 }
+
+// Valid reports a parsed quantity (the zero Quantity is not one).
+func (q Quantity) Valid() bool { return q.m != nil }
