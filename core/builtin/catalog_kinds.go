@@ -8,6 +8,7 @@ import (
 	"github.com/kubesandbox/kubesandbox/core/builtin/policy"
 	"github.com/kubesandbox/kubesandbox/core/builtin/rbac"
 	"github.com/kubesandbox/kubesandbox/core/builtin/scheduling"
+	"github.com/kubesandbox/kubesandbox/core/builtin/storage"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 	"github.com/kubesandbox/kubesandbox/core/validation"
 )
@@ -154,7 +155,7 @@ var kindsCatalogue = []entry{
 	{def: "io.k8s.api.storage.v1.StorageClass", res: resource.Resource{
 		Group: "storage.k8s.io", Version: "v1", Resource: "storageclasses", Singular: "storageclass", Kind: "StorageClass", ListKind: "StorageClassList",
 		ShortNames: []string{"sc"}, Verbs: allVerbs,
-		NoGeneration: true, DeleteReturnsObject: true,
+		NoGeneration: true, NoKindMetaChecks: true, DeleteReturnsObject: true,
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 			resource.PrinterColumn{Name: "Provisioner", Type: "string", Description: "provisioner indicates the type of the provisioner.", JSONPath: ".provisioner"},
@@ -163,6 +164,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "AllowVolumeExpansion", Type: "string", Description: "allowVolumeExpansion shows whether the storage class allow volume expand.", Cell: storageClassExpansion},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{Default: storage.DefaultStorageClass, Validate: storage.ValidateStorageClass},
 	}},
 	{def: "io.k8s.api.networking.v1.Ingress", res: resource.Resource{
 		Group: "networking.k8s.io", Version: "v1", Resource: "ingresses", Singular: "ingress", Kind: "Ingress", ListKind: "IngressList",
