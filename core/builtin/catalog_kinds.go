@@ -98,11 +98,12 @@ var kindsCatalogue = []entry{
 	{def: "io.k8s.api.core.v1.LimitRange", res: resource.Resource{
 		Version: "v1", Resource: "limitranges", Singular: "limitrange", Kind: "LimitRange", ListKind: "LimitRangeList",
 		Namespaced: true, ShortNames: []string{"limits"}, Verbs: allVerbs,
-		NoGeneration: true,
+		NoGeneration: true, NoKindMetaChecks: true,
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 			resource.PrinterColumn{Name: "Created At", Type: "date", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", JSONPath: ".metadata.creationTimestamp"},
 		},
+		Hooks: resource.Hooks{Default: corev1.DefaultLimitRange, Validate: corev1.ValidateLimitRange},
 	}},
 	{def: "io.k8s.api.core.v1.ResourceQuota", res: resource.Resource{
 		Version: "v1", Resource: "resourcequotas", Singular: "resourcequota", Kind: "ResourceQuota", ListKind: "ResourceQuotaList",
