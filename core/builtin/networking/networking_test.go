@@ -1,8 +1,12 @@
 package networking_test
 
 import (
+	"net/http/httptest"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/kubesandbox/kubesandbox/core/apiserver"
 
 	"github.com/kubesandbox/kubesandbox/core/builtin/internal/vtest"
 	"github.com/kubesandbox/kubesandbox/core/builtin/networking"
@@ -56,6 +60,36 @@ func TestWarnings(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			if !reflect.DeepEqual(c.got, c.want) {
 				t.Errorf("got %q, want %q", c.got, c.want)
+			}
+		})
+	}
+}
+
+// The warning reaches the client as a Warning header, on a successful
+// create only (kubectl prints it as "Warning: annotation ...").
+func TestIngressWarningHeader(t *testing.T) {
+	h := apiserver.New(apiserver.Options{})
+	const path = "/apis/networking.k8s.io/v1/namespaces/default/ingresses"
+	body := func(name, spec string) string {
+		return `{"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"` + name +
+			`","annotations":{"kubernetes.io/ingress.class":"nginx"}},"spec":` + spec + `}`
+	}
+	const backend = `{"defaultBackend":{"service":{"name":"web","port":{"number":80}}}}`
+	for _, c := range []struct {
+		name, body string
+		code       int
+		warning    string
+	}{
+		{"annotation only", body("a", backend), 201, `299 - "annotation \"kubernetes.io/ingress.class\" is deprecated, please use 'spec.ingressClassName' instead"`},
+		{"refused", body("b", `{}`), 422, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			req := httptest.NewRequest("POST", path, strings.NewReader(c.body))
+			req.Header.Set("Content-Type", "application/json")
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != c.code || rec.Header().Get("Warning") != c.warning {
+				t.Errorf("got %d, Warning %q; want %d, %q\n%s", rec.Code, rec.Header().Get("Warning"), c.code, c.warning, rec.Body)
 			}
 		})
 	}
