@@ -171,7 +171,7 @@ var moreKinds = []*Kind{
 			{Path: "spec.limits.0.type", Val: "bad type!"}, {Path: "spec.limits.0.type", Val: "PersistentVolumeClaim"},
 			{Path: "spec.limits.1", Val: m{"type": "Container"}}, {Path: "spec.limits.1", Val: m{"type": "PersistentVolumeClaim", "max": m{"storage": "10Gi"}, "min": m{"storage": "20Gi"}}},
 			{Path: "spec.limits.0.min.cpu", Val: "3"}, {Path: "spec.limits.0.default.cpu", Val: "3"}, {Path: "spec.limits.0.defaultRequest.cpu", Val: "50m"},
-			{Path: "spec.limits.0.defaultRequest.cpu", Val: "1"}, {Path: "spec.limits.0.max.gpu", Val: "1"}, {Path: "spec.limits.0.max.example.com/gpu", Val: "1"},
+			{Path: "spec.limits.0.defaultRequest.cpu", Val: "1"}, {Path: "spec.limits.0.max.gpu", Val: "1"}, {Path: "spec.limits.0.max", Val: m{"example.com/gpu": "1", "cpu": "2"}},
 			{Path: "spec.limits.0.maxLimitRequestRatio", Val: m{"cpu": "0.5"}}, {Path: "spec.limits.0.maxLimitRequestRatio", Val: m{"cpu": "100"}},
 			{Path: "spec.limits.0.default", Val: m{"hugepages-2Mi": "4Mi"}}, {Path: "spec.limits.0.defaultRequest", Val: m{"hugepages-2Mi": "2Mi"}},
 			{Path: "spec.limits.0.max", Del: true}, {Path: "spec.limits", Val: l{}}, {Path: "spec.limits.0.min.memory", Val: "2Gi"}}},
