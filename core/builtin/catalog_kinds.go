@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"github.com/kubesandbox/kubesandbox/core/builtin/apps"
 	"github.com/kubesandbox/kubesandbox/core/builtin/autoscaling"
 	"github.com/kubesandbox/kubesandbox/core/builtin/coordination"
 	"github.com/kubesandbox/kubesandbox/core/builtin/corev1"
@@ -252,6 +253,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Revision", Type: "string", Description: "Revision indicates the revision of the state represented by Data.", JSONPath: ".revision"},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{Validate: apps.ValidateControllerRevision},
 	}},
 	{def: "io.k8s.api.rbac.v1.Role", res: resource.Resource{
 		Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "roles", Singular: "role", Kind: "Role", ListKind: "RoleList",

@@ -175,4 +175,9 @@ var moreKinds = []*Kind{
 			{Path: "spec.limits.0.maxLimitRequestRatio", Val: m{"cpu": "0.5"}}, {Path: "spec.limits.0.maxLimitRequestRatio", Val: m{"cpu": "100"}},
 			{Path: "spec.limits.0.default", Val: m{"hugepages-2Mi": "4Mi"}}, {Path: "spec.limits.0.defaultRequest", Val: m{"hugepages-2Mi": "2Mi"}},
 			{Path: "spec.limits.0.max", Del: true}, {Path: "spec.limits", Val: l{}}, {Path: "spec.limits.0.min.memory", Val: "2Gi"}}},
+	{Name: "ControllerRevision", GVK: gvk("apps", "v1", "ControllerRevision"), Plural: "controllerrevisions",
+		Base: `{"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{"name":"web-7d9f"},"revision":1,"data":{"spec":{"template":{"metadata":{"labels":{"app":"web"}}}}}}`,
+		Own: []Mut{{Path: "revision", Val: -1}, {Path: "revision", Val: 2}, {Path: "revision", Del: true}, {Path: "data", Del: true},
+			{Path: "data", Val: m{}},
+			{Path: "data.spec.template.metadata.labels.app", Val: "api"}}},
 }
