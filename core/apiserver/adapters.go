@@ -104,7 +104,9 @@ func validateMeta(res *resource.Resource, obj, old object) field.ErrorList {
 		om, _ := old["metadata"].(map[string]any)
 		upd := validation.ValidateObjectMetaUpdate(m, om, p)
 		errs = append(errs, upd...)
-		errs = append(errs, upd...)
+		if !res.NoKindMetaChecks {
+			errs = append(errs, upd...)
+		}
 	}
 	return errs
 }

@@ -22,7 +22,21 @@ func (q *request) create() error {
 	if err != nil {
 		return err
 	}
+	q.kindWarnings(out, nil)
 	return q.respond(http.StatusCreated, out)
+}
+
+// kindWarnings adds the kind's warnings (resource.Hooks.Warnings) for a
+// successful write of the main resource; old is nil for a create.
+func (q *request) kindWarnings(obj, old object) {
+	if q.res.Hooks.Warnings == nil || q.ri.subresource != "" || obj == nil {
+		return
+	}
+	for _, w := range q.res.Hooks.Warnings(obj, old) {
+		if h, ok := warningHeader(w); ok {
+			q.warn = append(q.warn, h)
+		}
+	}
 }
 
 // answer serves a virtual resource (resource.Hooks.Answer): a create is

@@ -26,7 +26,7 @@ func TestKindsServed(t *testing.T) {
 		{"hpa", "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers", `{"metadata":{"name":"h"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},"maxReplicas":5}}`, "Reference"},
 		{"pdb", "/apis/policy/v1/namespaces/default/poddisruptionbudgets", `{"metadata":{"name":"p"},"spec":{"minAvailable":1,"selector":{"matchLabels":{"app":"web"}}}}`, "Min Available"},
 		{"priorityclass", "/apis/scheduling.k8s.io/v1/priorityclasses", `{"metadata":{"name":"high"},"value":1000}`, "Value"},
-		{"controllerrevision", "/apis/apps/v1/namespaces/default/controllerrevisions", `{"metadata":{"name":"r"},"revision":1}`, "Controller"},
+		{"controllerrevision", "/apis/apps/v1/namespaces/default/controllerrevisions", `{"metadata":{"name":"r"},"revision":1,"data":{}}`, "Controller"},
 		{"role", "/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles", `{"metadata":{"name":"r"},"rules":[{"apiGroups":[""],"resources":["pods"],"verbs":["get"]}]}`, "Created At"},
 		{"clusterrole", "/apis/rbac.authorization.k8s.io/v1/clusterroles", `{"metadata":{"name":"r"},"rules":[]}`, "Created At"},
 		{"rolebinding", "/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings", `{"metadata":{"name":"b"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role","name":"r"},"subjects":[{"kind":"User","name":"jane"}]}`, "Role"},

@@ -70,7 +70,9 @@ func (q *request) patch() error {
 	}
 	manager := q.managerName()
 	sub := q.ri.subresource
+	var prev object
 	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, error) {
+		prev = old
 		cur, err := jsonx.Marshal(old)
 		if err != nil {
 			return nil, err
@@ -110,6 +112,7 @@ func (q *request) patch() error {
 	if err != nil {
 		return err
 	}
+	q.kindWarnings(out, prev)
 	return q.respond(http.StatusOK, out)
 }
 
@@ -158,6 +161,7 @@ func (q *request) apply(body []byte, force, dry bool, fv string) error {
 		}
 		out, err := q.s.createObject(q.res, created, createOpts{manager: manager, dryRun: dry, applied: true})
 		if err == nil {
+			q.kindWarnings(out, nil)
 			return q.respond(http.StatusCreated, out)
 		}
 		if !apierr.Is(err, apierr.ReasonAlreadyExists) {
@@ -166,7 +170,9 @@ func (q *request) apply(body []byte, force, dry bool, fv string) error {
 		// created meanwhile by someone else: apply to it, as the real
 		// patcher's retry loop does
 	}
+	var prev object
 	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, error) {
+		prev = old
 		obj, err := fm.Apply(old, jsonx.CopyObject(applied), manager, sub, force, q.s.now())
 		if err != nil {
 			return nil, patch.ToAPIError(err)
@@ -180,6 +186,7 @@ func (q *request) apply(body []byte, force, dry bool, fv string) error {
 	if err != nil {
 		return err
 	}
+	q.kindWarnings(out, prev)
 	return q.respond(http.StatusOK, out)
 }
 

@@ -21,7 +21,9 @@ func (q *request) update() error {
 	}
 	manager := q.managerName()
 	sub := q.ri.subresource
+	var prev object
 	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, error) {
+		prev = old
 		if rv := metaStr(obj, "resourceVersion"); rv == "" && q.res.CRD {
 			// reported with the resource as the kind, like the storage layer does
 			return nil, apierr.Invalid(apierr.GK{Group: q.res.Group, Kind: q.res.Resource}, q.ri.name, field.ErrorList{
@@ -34,6 +36,7 @@ func (q *request) update() error {
 	if err != nil {
 		return err
 	}
+	q.kindWarnings(out, prev)
 	return q.respond(http.StatusOK, out)
 }
 

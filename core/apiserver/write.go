@@ -226,10 +226,16 @@ func prepareUpdate(res *resource.Resource, obj, old object, sub string) {
 
 // validate runs metadata, schema and resource validation.
 func validate(res *resource.Resource, obj, old object) error {
-	errs := validateMeta(res, obj, old)
+	var errs field.ErrorList
+	if old != nil || !res.NoKindMetaChecks {
+		errs = validateMeta(res, obj, old)
+	}
 	errs = append(errs, schemaValidate(res, obj)...)
 	if res.Hooks.Validate != nil {
 		errs = append(errs, res.Hooks.Validate(obj, old)...)
+	}
+	if old == nil && res.NoKindMetaChecks && len(errs) == 0 {
+		errs = validateMeta(res, obj, old)
 	}
 	if len(errs) > 0 {
 		return apierr.Invalid(apierr.GK{Group: res.Group, Kind: res.Kind}, metaStr(obj, "name"), errs)

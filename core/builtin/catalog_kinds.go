@@ -1,8 +1,17 @@
 package builtin
 
 import (
+	"github.com/kubesandbox/kubesandbox/core/builtin/apps"
+	"github.com/kubesandbox/kubesandbox/core/builtin/autoscaling"
+	"github.com/kubesandbox/kubesandbox/core/builtin/coordination"
 	"github.com/kubesandbox/kubesandbox/core/builtin/corev1"
+	"github.com/kubesandbox/kubesandbox/core/builtin/networking"
+	"github.com/kubesandbox/kubesandbox/core/builtin/policy"
+	"github.com/kubesandbox/kubesandbox/core/builtin/rbac"
+	"github.com/kubesandbox/kubesandbox/core/builtin/scheduling"
+	"github.com/kubesandbox/kubesandbox/core/builtin/storage"
 	"github.com/kubesandbox/kubesandbox/core/resource"
+	"github.com/kubesandbox/kubesandbox/core/validation"
 )
 
 // kindsCatalogue holds the kinds a learner meets beyond the workloads
@@ -64,6 +73,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Endpoints", Type: "string", Description: "The set of all endpoints is the union of all subsets. Addresses are placed into subsets according to the IPs they share. A single address with multiple ports, some of which are ready and some of which are not (because they come from different containers) will result in the address being displayed in different subsets for the different ports. No address will appear in both Addresses and NotReadyAddresses in the same subset. Sets of addresses and ports that comprise a service.", Cell: endpointsCell},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{Default: corev1.DefaultEndpoints, Validate: corev1.ValidateEndpoints, Warnings: corev1.EndpointsWarnings},
 	}},
 	{def: "io.k8s.api.discovery.v1.EndpointSlice", res: resource.Resource{
 		Group: "discovery.k8s.io", Version: "v1", Resource: "endpointslices", Singular: "endpointslice", Kind: "EndpointSlice", ListKind: "EndpointSliceList",
@@ -85,15 +95,17 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Holder", Type: "string", Description: "holderIdentity contains the identity of the holder of a current lease. If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate.metadata.name field.", Cell: leaseHolder},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{PrepareCreate: coordination.PrepareLeaseCreate, PrepareUpdate: coordination.PrepareLeaseUpdate, Validate: coordination.ValidateLease},
 	}},
 	{def: "io.k8s.api.core.v1.LimitRange", res: resource.Resource{
 		Version: "v1", Resource: "limitranges", Singular: "limitrange", Kind: "LimitRange", ListKind: "LimitRangeList",
 		Namespaced: true, ShortNames: []string{"limits"}, Verbs: allVerbs,
-		NoGeneration: true,
+		NoGeneration: true, NoKindMetaChecks: true,
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 			resource.PrinterColumn{Name: "Created At", Type: "date", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", JSONPath: ".metadata.creationTimestamp"},
 		},
+		Hooks: resource.Hooks{Default: corev1.DefaultLimitRange, Validate: corev1.ValidateLimitRange},
 	}},
 	{def: "io.k8s.api.core.v1.ResourceQuota", res: resource.Resource{
 		Version: "v1", Resource: "resourcequotas", Singular: "resourcequota", Kind: "ResourceQuota", ListKind: "ResourceQuotaList",
@@ -122,6 +134,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 			resource.PrinterColumn{Name: "VolumeMode", Type: "string", Priority: 1, Description: "volumeMode defines what type of volume is required by the claim. Value of Filesystem is implied when not included in claim spec.", Cell: volumeModeCell},
 		},
+		Hooks: resource.Hooks{Default: corev1.DefaultPVC, PrepareCreate: corev1.PreparePVCCreate, PrepareUpdate: corev1.PreparePVCUpdate, Validate: corev1.ValidatePVC, Name: validation.NameIsPathSegment, Warnings: corev1.PVCWarnings},
 	}},
 	{def: "io.k8s.api.core.v1.PersistentVolume", res: resource.Resource{
 		Version: "v1", Resource: "persistentvolumes", Singular: "persistentvolume", Kind: "PersistentVolume", ListKind: "PersistentVolumeList",
@@ -145,7 +158,7 @@ var kindsCatalogue = []entry{
 	{def: "io.k8s.api.storage.v1.StorageClass", res: resource.Resource{
 		Group: "storage.k8s.io", Version: "v1", Resource: "storageclasses", Singular: "storageclass", Kind: "StorageClass", ListKind: "StorageClassList",
 		ShortNames: []string{"sc"}, Verbs: allVerbs,
-		NoGeneration: true, DeleteReturnsObject: true,
+		NoGeneration: true, NoKindMetaChecks: true, DeleteReturnsObject: true,
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 			resource.PrinterColumn{Name: "Provisioner", Type: "string", Description: "provisioner indicates the type of the provisioner.", JSONPath: ".provisioner"},
@@ -154,6 +167,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "AllowVolumeExpansion", Type: "string", Description: "allowVolumeExpansion shows whether the storage class allow volume expand.", Cell: storageClassExpansion},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{Default: storage.DefaultStorageClass, Validate: storage.ValidateStorageClass},
 	}},
 	{def: "io.k8s.api.networking.v1.Ingress", res: resource.Resource{
 		Group: "networking.k8s.io", Version: "v1", Resource: "ingresses", Singular: "ingress", Kind: "Ingress", ListKind: "IngressList",
@@ -167,6 +181,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Ports", Type: "string", Description: "Ports of TLS configurations that open", Cell: ingressPorts},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{Validate: networking.ValidateIngress, Warnings: networking.IngressWarnings},
 	}},
 	{def: "io.k8s.api.networking.v1.IngressClass", res: resource.Resource{
 		Group: "networking.k8s.io", Version: "v1", Resource: "ingressclasses", Singular: "ingressclass", Kind: "IngressClass", ListKind: "IngressClassList",
@@ -177,6 +192,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Parameters", Type: "string", Description: "A reference to a resource with additional parameters", Cell: ingressClassParameters},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{Default: networking.DefaultIngressClass, Validate: networking.ValidateIngressClass},
 	}},
 	{def: "io.k8s.api.networking.v1.NetworkPolicy", res: resource.Resource{
 		Group: "networking.k8s.io", Version: "v1", Resource: "networkpolicies", Singular: "networkpolicy", Kind: "NetworkPolicy", ListKind: "NetworkPolicyList",
@@ -186,6 +202,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Pod-Selector", Type: "string", Description: "podSelector selects the pods to which this NetworkPolicy object applies. The array of rules is applied to any pods selected by this field. An empty selector matches all pods in the policy's namespace. Multiple network policies can select the same set of pods. In this case, the ingress rules for each are combined additively. This field is optional. If it is not specified, it defaults to an empty selector.", Cell: podSelectorCell},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{Default: networking.DefaultNetworkPolicy, Validate: networking.ValidateNetworkPolicy, Warnings: networking.NetworkPolicyWarnings},
 	}},
 	{def: "io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler", res: resource.Resource{
 		Group: "autoscaling", Version: "v2", Resource: "horizontalpodautoscalers", Singular: "horizontalpodautoscaler", Kind: "HorizontalPodAutoscaler", ListKind: "HorizontalPodAutoscalerList",
@@ -200,11 +217,12 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Replicas", Type: "string", Description: "currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler.", Cell: hpaReplicas},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{Default: autoscaling.DefaultHPA, Validate: autoscaling.ValidateHPA},
 	}},
 	{def: "io.k8s.api.policy.v1.PodDisruptionBudget", res: resource.Resource{
 		Group: "policy", Version: "v1", Resource: "poddisruptionbudgets", Singular: "poddisruptionbudget", Kind: "PodDisruptionBudget", ListKind: "PodDisruptionBudgetList",
 		Namespaced: true, ShortNames: []string{"pdb"}, Verbs: allVerbs,
-		Status: true,
+		Status: true, NoKindMetaChecks: true,
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 			resource.PrinterColumn{Name: "Min Available", Type: "string", Description: "The minimum number of pods that must be available.", Cell: pdbMinAvailable},
@@ -212,6 +230,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Allowed Disruptions", Type: "integer", Description: "Calculated number of pods that may be disrupted at this time.", JSONPath: ".status.disruptionsAllowed"},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{Validate: policy.ValidatePodDisruptionBudget, Name: validation.NameIsPathSegment},
 	}},
 	{def: "io.k8s.api.scheduling.v1.PriorityClass", res: resource.Resource{
 		Group: "scheduling.k8s.io", Version: "v1", Resource: "priorityclasses", Singular: "priorityclass", Kind: "PriorityClass", ListKind: "PriorityClassList",
@@ -223,6 +242,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 			resource.PrinterColumn{Name: "PreemptionPolicy", Type: "string", Description: "preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, PreemptLowerPriority. Defaults to PreemptLowerPriority if unset.", Cell: priorityPreemption},
 		},
+		Hooks: resource.Hooks{Default: scheduling.DefaultPriorityClass, Validate: scheduling.ValidatePriorityClass},
 	}},
 	{def: "io.k8s.api.apps.v1.ControllerRevision", res: resource.Resource{
 		Group: "apps", Version: "v1", Resource: "controllerrevisions", Singular: "controllerrevision", Kind: "ControllerRevision", ListKind: "ControllerRevisionList",
@@ -234,29 +254,32 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Revision", Type: "string", Description: "Revision indicates the revision of the state represented by Data.", JSONPath: ".revision"},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{Validate: apps.ValidateControllerRevision},
 	}},
 	{def: "io.k8s.api.rbac.v1.Role", res: resource.Resource{
 		Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "roles", Singular: "role", Kind: "Role", ListKind: "RoleList",
 		Namespaced: true, Verbs: allVerbs,
-		NoGeneration: true,
+		NoGeneration: true, NoKindMetaChecks: true,
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 			resource.PrinterColumn{Name: "Created At", Type: "date", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", JSONPath: ".metadata.creationTimestamp"},
 		},
+		Hooks: resource.Hooks{Name: rbac.Name, Validate: rbac.ValidateRole},
 	}},
 	{def: "io.k8s.api.rbac.v1.ClusterRole", res: resource.Resource{
 		Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles", Singular: "clusterrole", Kind: "ClusterRole", ListKind: "ClusterRoleList",
 		Verbs:        allVerbs,
-		NoGeneration: true,
+		NoGeneration: true, NoKindMetaChecks: true,
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 			resource.PrinterColumn{Name: "Created At", Type: "date", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", JSONPath: ".metadata.creationTimestamp"},
 		},
+		Hooks: resource.Hooks{Name: rbac.Name, Validate: rbac.ValidateClusterRole},
 	}},
 	{def: "io.k8s.api.rbac.v1.RoleBinding", res: resource.Resource{
 		Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "rolebindings", Singular: "rolebinding", Kind: "RoleBinding", ListKind: "RoleBindingList",
 		Namespaced: true, Verbs: allVerbs,
-		NoGeneration: true,
+		NoGeneration: true, NoKindMetaChecks: true,
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 			resource.PrinterColumn{Name: "Role", Type: "string", Description: "roleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.", Cell: roleRefCell},
@@ -265,11 +288,12 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Groups", Type: "string", Priority: 1, Description: "Groups in the roleBinding", Cell: subjectGroups},
 			resource.PrinterColumn{Name: "ServiceAccounts", Type: "string", Priority: 1, Description: "ServiceAccounts in the roleBinding", Cell: subjectServiceAccounts},
 		},
+		Hooks: resource.Hooks{Name: rbac.Name, Default: rbac.DefaultBinding, Validate: rbac.ValidateRoleBinding},
 	}},
 	{def: "io.k8s.api.rbac.v1.ClusterRoleBinding", res: resource.Resource{
 		Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterrolebindings", Singular: "clusterrolebinding", Kind: "ClusterRoleBinding", ListKind: "ClusterRoleBindingList",
 		Verbs:        allVerbs,
-		NoGeneration: true,
+		NoGeneration: true, NoKindMetaChecks: true,
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 			resource.PrinterColumn{Name: "Role", Type: "string", Description: "roleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.", Cell: roleRefCell},
@@ -278,6 +302,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Groups", Type: "string", Priority: 1, Description: "Groups in the clusterRoleBinding", Cell: subjectGroups},
 			resource.PrinterColumn{Name: "ServiceAccounts", Type: "string", Priority: 1, Description: "ServiceAccounts in the clusterRoleBinding", Cell: subjectServiceAccounts},
 		},
+		Hooks: resource.Hooks{Name: rbac.Name, Default: rbac.DefaultBinding, Validate: rbac.ValidateClusterRoleBinding},
 	}},
 }
 

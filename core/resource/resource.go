@@ -60,6 +60,13 @@ type Resource struct {
 	// NoGeneration: objects carry no metadata.generation (ConfigMap,
 	// Secret, Namespace, ...).
 	NoGeneration bool
+	// NoKindMetaChecks: the kind's validation (Hooks.Validate) checks no
+	// metadata, unlike most strategies (ValidateObjectMeta(Update) first).
+	// So, as rest.ValidateCreate does, a create gets the generic ObjectMeta
+	// checks only when the kind found nothing (a PodDisruptionBudget with a
+	// bad label and a bad spec gets the spec's causes only), and an update
+	// gets ObjectMetaUpdate's causes once, from rest.BeforeUpdate, not twice.
+	NoKindMetaChecks bool
 	// DeleteReturnsObject: a DELETE that removes an object answers with the
 	// object (Pod, Namespace, Service), not with a Status.
 	DeleteReturnsObject bool
@@ -167,6 +174,10 @@ type Hooks struct {
 	Default func(obj Object)
 	// Validate checks an object about to be stored; old is nil on create.
 	Validate func(obj, old Object) field.ErrorList
+	// Warnings are the strategy's WarningsOnCreate (old nil) and
+	// WarningsOnUpdate for a write of the main resource that succeeded:
+	// each text is sent as a `Warning: 299 - "text"` header.
+	Warnings func(obj, old Object) []string
 	// PrepareCreate and PrepareUpdate adjust an object before validation,
 	// e.g. to set status on a new Namespace.
 	PrepareCreate func(obj Object)

@@ -18,6 +18,7 @@ type Kind struct {
 	Base    string // a valid object, JSON
 	PodSpec string // dotted path of the pod spec ("" if none)
 	Own     []Mut  // kind-specific mutations
+	Cluster bool   // cluster-scoped
 }
 
 // Mut sets (or, with Del, removes) the value at a dotted path; a number

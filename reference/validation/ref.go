@@ -13,6 +13,7 @@ import (
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/api/validation/path"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -154,7 +155,20 @@ func RefCauses(gvk schema.GroupVersionKind, data, oldData []byte) (causes []stri
 			errs = commonUpdate(o, old, func() field.ErrorList { return corevalidation.ValidateSecretUpdate(o, old.(*core.Secret)) })
 		}
 	default:
-		return nil, fmt.Errorf("no reference for %T", obj)
+		var ok bool
+		more := func() field.ErrorList {
+			var e field.ErrorList
+			e, ok = refMore(gvk, obj, old)
+			return e
+		}
+		if old == nil {
+			errs = commonCreate(obj, more)
+		} else {
+			errs = commonUpdate(obj, old, more)
+		}
+		if !ok {
+			return nil, fmt.Errorf("no reference for %T", obj)
+		}
 	}
 	for _, e := range errs {
 		causes = append(causes, string(e.Type)+"|"+e.Field+"|"+e.ErrorBody())
@@ -180,7 +194,12 @@ func decode(gvk schema.GroupVersionKind, data []byte, uid string) (runtime.Objec
 // commonCreate: strategy.Validate, and only when it passes the generic
 // ObjectMeta check (rest.BeforeCreate).
 func commonCreate(o runtime.Object, validate func() field.ErrorList) field.ErrorList {
-	return validate()
+	errs := validate()
+	if len(errs) == 0 {
+		om, _ := meta.Accessor(o)
+		errs = apimachineryvalidation.ValidateObjectMetaAccessor(om, om.GetNamespace() != "", path.ValidatePathSegmentName, field.NewPath("metadata"))
+	}
+	return errs
 }
 
 // commonUpdate: the generic ObjectMeta and ObjectMetaUpdate checks
@@ -188,7 +207,7 @@ func commonCreate(o runtime.Object, validate func() field.ErrorList) field.Error
 func commonUpdate(o, old runtime.Object, validate func() field.ErrorList) field.ErrorList {
 	om, _ := meta.Accessor(o)
 	oom, _ := meta.Accessor(old)
-	errs := apimachineryvalidation.ValidateObjectMetaAccessor(om, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := apimachineryvalidation.ValidateObjectMetaAccessor(om, om.GetNamespace() != "", path.ValidatePathSegmentName, field.NewPath("metadata"))
 	errs = append(errs, apimachineryvalidation.ValidateObjectMetaAccessorUpdate(om, oom, field.NewPath("metadata"))...)
 	return append(errs, validate()...)
 }

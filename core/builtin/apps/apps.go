@@ -129,3 +129,14 @@ func selectorRender(v any) any {
 	m, _ := v.(map[string]any)
 	return SelectorValue(m)
 }
+
+// ValidatePositiveIntOrPercent is ValidatePositiveIntOrPercent (a PDB's
+// minAvailable and maxUnavailable use it too).
+func ValidatePositiveIntOrPercent(v any, p *field.Path) field.ErrorList {
+	return validatePositiveIntOrPercent(v, p)
+}
+
+// IsNotMoreThan100Percent is IsNotMoreThan100Percent.
+func IsNotMoreThan100Percent(v any, p *field.Path) field.ErrorList {
+	return notMoreThan100Percent(v, p)
+}

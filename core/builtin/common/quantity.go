@@ -144,11 +144,20 @@ func (q Quantity) normal() Quantity {
 }
 
 // Sign is -1, 0 or 1.
-func (q Quantity) Sign() int { return q.m.Sign() }
+func (q Quantity) Sign() int { return q.mant().Sign() }
+
+// mant is the mantissa, zero for the zero Quantity (never nil: a hook
+// comparing an unparsed quantity must not panic).
+func (q Quantity) mant() *big.Int {
+	if q.m == nil {
+		return new(big.Int)
+	}
+	return q.m
+}
 
 // Cmp compares two quantities.
 func (q Quantity) Cmp(o Quantity) int {
-	a, b := new(big.Int).Set(q.m), new(big.Int).Set(o.m)
+	a, b := new(big.Int).Set(q.mant()), new(big.Int).Set(o.mant())
 	switch {
 	case q.e > o.e:
 		a.Mul(a, new(big.Int).Exp(big10, big.NewInt(int64(q.e-o.e)), nil))
@@ -166,7 +175,7 @@ func (q Quantity) IsInteger() bool {
 
 // String is the canonical spelling (resource.Quantity.String()).
 func (q Quantity) String() string {
-	if q.m.Sign() == 0 {
+	if q.mant().Sign() == 0 {
 		return "0"
 	}
 	binary := q.binary
@@ -235,3 +244,6 @@ func (q Quantity) ScaledValue(scale int) int64 {
 	}
 	return quo.Int64()
 }
+
+// Valid reports a parsed quantity (the zero Quantity is not one).
+func (q Quantity) Valid() bool { return q.m != nil }

@@ -12,6 +12,17 @@ import (
 // with AllowInvalidLabelValueInSelector false (the apps and batch
 // strategies' strict mode); sel is the selector object or nil.
 func ValidateLabelSelector(sel map[string]any, p *field.Path) field.ErrorList {
+	return validateLabelSelector(sel, false, p)
+}
+
+// ValidateLabelSelectorLax is ValidateLabelSelector with
+// AllowInvalidLabelValueInSelector (an update of an object whose stored
+// selector already has an invalid value).
+func ValidateLabelSelectorLax(sel map[string]any, p *field.Path) field.ErrorList {
+	return validateLabelSelector(sel, true, p)
+}
+
+func validateLabelSelector(sel map[string]any, lax bool, p *field.Path) field.ErrorList {
 	if sel == nil {
 		return nil
 	}
@@ -33,6 +44,9 @@ func ValidateLabelSelector(sel map[string]any, p *field.Path) field.ErrorList {
 		}
 		errs = append(errs, ValidateLabelName(Str(r, "key"), rp.Child("key"))...)
 		for vi, v := range values {
+			if lax {
+				break
+			}
 			for _, msg := range validation.IsValidLabelValue(v) {
 				errs = append(errs, field.Invalid(rp.Child("values").Index(vi), v, msg))
 			}

@@ -161,13 +161,9 @@ var standardResources = []string{"cpu", "memory", "ephemeral-storage", "requests
 
 // validateResourceName is ValidateContainerResourceName.
 func validateResourceName(name string, p *field.Path) field.ErrorList {
-	// validateResourceName
-	errs := ValidateLabelName(name, p)
+	errs := validatePlainResourceName(name, p)
 	unprefixed := !strings.Contains(name, "/")
 	huge := strings.HasPrefix(name, "hugepages-")
-	if len(errs) == 0 && unprefixed && !has(standardResources, name) && !huge && !strings.HasPrefix(name, "requests.hugepages-") {
-		errs = append(errs, field.Invalid(p, name, "must be a standard resource type or fully qualified"))
-	}
 	// ValidateContainerResourceName
 	if unprefixed {
 		if name != "cpu" && name != "memory" && name != "ephemeral-storage" && !huge {
@@ -175,6 +171,17 @@ func validateResourceName(name string, p *field.Path) field.ErrorList {
 		}
 	} else if !isNative(name) && !isExtended(name) {
 		errs = append(errs, field.Invalid(p, name, "doesn't follow extended resource name standard"))
+	}
+	return errs
+}
+
+// validatePlainResourceName is validateResourceName: a qualified name,
+// standard when unprefixed.
+func validatePlainResourceName(name string, p *field.Path) field.ErrorList {
+	errs := ValidateLabelName(name, p)
+	if len(errs) == 0 && !strings.Contains(name, "/") && !has(standardResources, name) &&
+		!strings.HasPrefix(name, "hugepages-") && !strings.HasPrefix(name, "requests.hugepages-") {
+		errs = append(errs, field.Invalid(p, name, "must be a standard resource type or fully qualified"))
 	}
 	return errs
 }
@@ -332,4 +339,10 @@ func validateSeccompProfile(sp map[string]any, p *field.Path) field.ErrorList {
 		errs = append(errs, field.Invalid(p.Child("localhostProfile"), v, "can only be set when seccomp type is Localhost"))
 	}
 	return errs
+}
+
+// ValidateContainerResourceName is ValidateContainerResourceName (an HPA's
+// container resource metric names one).
+func ValidateContainerResourceName(name string, p *field.Path) field.ErrorList {
+	return validateResourceName(name, p)
 }
