@@ -75,7 +75,7 @@ func (s *Store) update(key string, fn UpdateFunc) (kv KV, written bool, err erro
 		cur = &KV{Key: key, Value: v.value, CreateRev: v.create, ModRev: v.rev}
 	}
 	next := head + 1
-	op, err := fn(cur, next)
+	op, err := decide(fn, cur, next)
 	var ev Event
 	switch {
 	case err != nil:
@@ -136,6 +136,23 @@ func (s *Store) update(key string, fn UpdateFunc) (kv KV, written bool, err erro
 		h(ev)
 	}
 	return ev.KV, true, nil, false
+}
+
+// PanicError is what Update returns when its UpdateFunc panics: the panic
+// becomes an error of that one write (nothing is written, the lock is
+// released), so one bad decision cannot stop every later write.
+type PanicError struct{ Value any }
+
+func (e *PanicError) Error() string { return fmt.Sprintf("store: update function panicked: %v", e.Value) }
+
+// decide runs fn, turning a panic into a *PanicError.
+func decide(fn UpdateFunc, cur *KV, next Revision) (op Op, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			op, err = Op{}, &PanicError{Value: p}
+		}
+	}()
+	return fn(cur, next)
 }
 
 func (s *Store) runHooks(ev Event) {
