@@ -143,7 +143,9 @@ func (s *Store) update(key string, fn UpdateFunc) (kv KV, written bool, err erro
 // released), so one bad decision cannot stop every later write.
 type PanicError struct{ Value any }
 
-func (e *PanicError) Error() string { return fmt.Sprintf("store: update function panicked: %v", e.Value) }
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("store: update function panicked: %v", e.Value)
+}
 
 // decide runs fn, turning a panic into a *PanicError.
 func decide(fn UpdateFunc, cur *KV, next Revision) (op Op, err error) {
