@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/pem"
 	"errors"
@@ -109,17 +108,14 @@ func contains(l []string, s string) bool {
 	return false
 }
 
-// checkCSR is ParseCSR and CheckSignature.
+// checkCSR is ParseCSR and CheckSignature (checkCSRDER: x509_native.go,
+// x509_js.go).
 func checkCSR(raw []byte) error {
 	block, _ := pem.Decode(raw)
 	if block == nil || block.Type != "CERTIFICATE REQUEST" {
 		return errors.New("PEM block type must be CERTIFICATE REQUEST")
 	}
-	req, err := x509.ParseCertificateRequest(block.Bytes)
-	if err != nil {
-		return err
-	}
-	return req.CheckSignature()
+	return checkCSRDER(block.Bytes)
 }
 
 // signerName is ValidateSignerName.

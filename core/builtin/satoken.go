@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -182,10 +181,7 @@ func signToken(claims map[string]any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	der, err := x509.MarshalPKIXPublicKey(&key.PublicKey)
-	if err != nil {
-		return "", err
-	}
+	der := rsaPKIX(&key.PublicKey)
 	kid := sha256.Sum256(der)
 	header, _ := json.Marshal(map[string]string{"alg": "RS256", "kid": b64.EncodeToString(kid[:])})
 	body, err := json.Marshal(claims)
