@@ -1,9 +1,11 @@
 package apiserver
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/field"
@@ -169,13 +171,17 @@ func (q *request) optionsInvalid(errs ...*field.Error) error {
 // checkFieldManager validates the fieldManager parameter.
 func (q *request) checkFieldManager() error {
 	m := q.query.Get("fieldManager")
+	var errs field.ErrorList
 	if len(m) > 128 {
-		return q.optionsInvalid(field.TooLong(field.NewPath("fieldManager"), "", 128))
+		errs = append(errs, field.TooLong(field.NewPath("fieldManager"), "", 128))
 	}
-	for _, r := range m {
-		if r < 0x20 || r > 0x7e {
-			return q.optionsInvalid(field.Invalid(field.NewPath("fieldManager"), m, "must only contain printable characters"))
+	for i, r := range m {
+		if !unicode.IsPrint(r) {
+			errs = append(errs, field.Invalid(field.NewPath("fieldManager"), m, fmt.Sprintf("invalid character %#U (at position %d)", r, i)))
 		}
+	}
+	if len(errs) > 0 {
+		return q.optionsInvalid(errs...)
 	}
 	return nil
 }
