@@ -75,6 +75,11 @@ func (q *request) decodeWrite(anyName bool) (obj object, dry bool, err error) {
 	if err := checkMetadataType(q.res, obj); err != nil {
 		return nil, false, err
 	}
+	if av, _ := obj["apiVersion"].(string); av == "" && q.res.CRD {
+		// the unstructured decoder does not default the version (built-in
+		// kinds get the URL's)
+		return nil, false, apierr.BadRequestf("the API version in the data () does not match the expected API version (%s)", q.res.GroupVersion())
+	}
 	if err := checkTypeMeta(q.res, obj); err != nil {
 		return nil, false, err
 	}

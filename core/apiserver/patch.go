@@ -3,10 +3,12 @@ package apiserver
 import (
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/field"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
+	"github.com/kubesandbox/kubesandbox/core/resource"
 	"github.com/kubesandbox/kubesandbox/patch"
 	"github.com/kubesandbox/kubesandbox/patch/fieldmanager"
 )
@@ -134,11 +136,14 @@ func (q *request) apply(body []byte, force, dry bool, fv string) error {
 	manager := q.query.Get("fieldManager")
 	sub := q.ri.subresource
 	fm := q.s.fieldManagerFor(q.res)
-	if err := checkTypeMeta(q.res, applied); err != nil {
+	if err := checkAppliedType(q.res, applied); err != nil {
 		return err
 	}
-	if n := metaStr(applied, "name"); n != "" && n != q.ri.name {
-		return apierr.BadRequestf("the name of the object (%s) does not match the name on the URL (%s)", n, q.ri.name)
+	nameErr := func() error { // checked after the apply, as the patcher's checkName
+		if n := metaStr(applied, "name"); n != "" && n != q.ri.name {
+			return apierr.BadRequestf("the name of the object (%s) does not match the name on the URL (%s)", n, q.ri.name)
+		}
+		return nil
 	}
 	if err := checkNamespace(q.res, applied, q.ri.namespace); err != nil {
 		return err
@@ -148,6 +153,9 @@ func (q *request) apply(body []byte, force, dry bool, fv string) error {
 	}
 	if _, _, err := q.s.store.Get(q.key(), 0); err != nil && sub == "" {
 		// create by apply
+		if err := nameErr(); err != nil {
+			return err
+		}
 		meta(applied)["name"] = q.ri.name
 		created, err := fm.Apply(nil, jsonx.CopyObject(applied), manager, sub, force, q.s.now())
 		if err != nil {
@@ -168,6 +176,9 @@ func (q *request) apply(body []byte, force, dry bool, fv string) error {
 		if err != nil {
 			return nil, patch.ToAPIError(err)
 		}
+		if err := nameErr(); err != nil {
+			return nil, err
+		}
 		if rv := metaStr(applied, "resourceVersion"); rv == "" {
 			meta(obj)["resourceVersion"] = metaStr(old, "resourceVersion")
 		}
@@ -178,6 +189,22 @@ func (q *request) apply(body []byte, force, dry bool, fv string) error {
 		return err
 	}
 	return q.respond(http.StatusOK, out)
+}
+
+// checkAppliedType is the field manager's versionCheckManager: an apply
+// body must name exactly the served group, version and kind, e.g.
+// "invalid object type: example.com/v1, Kind=" for one without kind.
+func checkAppliedType(res *resource.Resource, applied object) error {
+	av, _ := applied["apiVersion"].(string)
+	kind, _ := applied["kind"].(string)
+	if av == res.GroupVersion() && kind == res.Kind {
+		return nil
+	}
+	group, version := "", av
+	if i := strings.IndexByte(av, '/'); i >= 0 {
+		group, version = av[:i], av[i+1:]
+	}
+	return apierr.BadRequestf("invalid object type: %s/%s, Kind=%s", group, version, kind)
 }
 
 // checkPatchedFields applies defaulting and pruning to a patched object
