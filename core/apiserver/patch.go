@@ -118,8 +118,16 @@ func checkPatchedIdentity(q *request, obj, old object) error {
 	if err := checkTypeMeta(q.res, obj); err != nil {
 		return err
 	}
-	if n := metaStr(obj, "name"); n != q.ri.name {
+	// the patcher's checkName
+	n := metaStr(obj, "name")
+	if n == "" {
+		return apierr.BadRequestf("the name of the object (%s based on URL) was undeterminable: name must be provided", q.ri.name)
+	}
+	if n != q.ri.name {
 		return apierr.BadRequestf("the name of the object (%s) does not match the name on the URL (%s)", n, q.ri.name)
+	}
+	if ns := metaStr(obj, "namespace"); q.ri.namespace != "" && ns != "" && ns != q.ri.namespace {
+		return apierr.BadRequestf("the namespace of the object (%s) does not match the namespace on the request (%s)", ns, q.ri.namespace)
 	}
 	if err := checkNamespace(q.res, obj, q.ri.namespace); err != nil {
 		return err

@@ -94,6 +94,22 @@ func storagePrefix(res *resource.Resource, ns string) string {
 	return p
 }
 
+// etcdKey is the key the real server stores an object under, as its
+// storage errors quote it: /registry/<group>/<resource>/<ns>/<name> for a
+// custom resource, /registry/<resource>/<ns>/<name> for a built-in one
+// (a few built-ins have their own prefix there, e.g. services/specs).
+func etcdKey(res *resource.Resource, ns, name string) string {
+	p := "/registry/"
+	if res.CRD {
+		p += res.Group + "/"
+	}
+	p += res.Resource + "/"
+	if res.Namespaced && ns != "" {
+		p += ns + "/"
+	}
+	return p + name
+}
+
 func (q *request) key() string { return storageKey(q.res, q.ri.namespace, q.ri.name) }
 
 // decodeStored turns stored bytes into the object as the requested
