@@ -346,13 +346,17 @@ func writeError(w http.ResponseWriter, err error) {
 }
 
 // writeErrorAs writes err as a Status in the negotiated form: protobuf
-// when the answer would have been protobuf, else JSON.
+// or YAML when the answer would have been, else JSON.
 func writeErrorAs(w http.ResponseWriter, out output, err error) {
-	if out.media != mediaProtobuf {
+	switch out.media {
+	case mediaProtobuf:
+		writeErrorProtobuf(w, err)
+	case mediaYAML: // ErrorNegotiated: the Status in the answer's media type
+		st := apierr.ToStatus(err)
+		writeObject(w, st.Code, output{media: mediaYAML}, st)
+	default:
 		writeError(w, err)
-		return
 	}
-	writeErrorProtobuf(w, err)
 }
 
 // writeErrorProtobuf writes a Status in the Kubernetes protobuf envelope,
