@@ -1,8 +1,11 @@
 package apiserver
 
 import (
+	"fmt"
 	"net/http"
+	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
@@ -18,11 +21,51 @@ func (q *request) create() error {
 	if err != nil {
 		return err
 	}
+	q.warnFinalizers(obj, nil)
 	out, err := q.s.createObject(q.res, obj, createOpts{manager: q.managerName(), dryRun: dry})
 	if err != nil {
 		return err
 	}
 	return q.respond(http.StatusCreated, out)
+}
+
+// standardFinalizers need no domain.
+var standardFinalizers = map[string]bool{"orphan": true, "foregroundDeletion": true, "kubernetes": true}
+
+// warnFinalizers is the custom resource strategy's WarningsOnCreate/Update:
+// each finalizer the write adds that has no domain path is warned about
+// (built-in kinds reject those in validation instead).
+func (q *request) warnFinalizers(obj, old object) {
+	if !q.res.CRD {
+		return
+	}
+	had := map[string]bool{}
+	if old != nil {
+		for _, f := range jsonx.Strings(meta(old)["finalizers"]) {
+			had[f] = true
+		}
+	}
+	added := map[string]bool{}
+	for _, f := range jsonx.Strings(meta(obj)["finalizers"]) {
+		if !had[f] {
+			added[f] = true
+		}
+	}
+	names := make([]string, 0, len(added))
+	for f := range added {
+		names = append(names, f)
+	}
+	sort.Strings(names)
+	for _, f := range names {
+		if strings.Contains(f, "/") || standardFinalizers[f] {
+			continue
+		}
+		msg := "prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers"
+		if strings.Contains(f, ".") {
+			msg = "prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers"
+		}
+		q.warn = append(q.warn, "299 - "+strconv.Quote(fmt.Sprintf("metadata.finalizers: %q: %s", f, msg)))
+	}
 }
 
 // answer serves a virtual resource (resource.Hooks.Answer): a create is

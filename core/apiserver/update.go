@@ -23,6 +23,7 @@ func (q *request) update() error {
 	}
 	manager := q.managerName()
 	sub := q.ri.subresource
+	base := q.warn
 	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, error) {
 		if uid := metaStr(obj, "uid"); uid != "" && uid != metaStr(old, "uid") {
 			// the body's uid is a precondition of the storage update
@@ -43,6 +44,8 @@ func (q *request) update() error {
 				field.Invalid(field.NewPath("metadata", "resourceVersion"), int64(0), "must be specified for an update")})
 		}
 		next := jsonx.CopyObject(obj)
+		q.warn = base[:len(base):len(base)] // the loop may run again
+		q.warnFinalizers(next, old)
 		prepareUpdate(q.res, next, old, sub)
 		return q.s.fieldManagerFor(q.res).Update(old, next, manager, sub, q.s.now())
 	})
