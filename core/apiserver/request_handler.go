@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/field"
@@ -192,7 +192,7 @@ func (q *request) checkFieldManager() error {
 		errs = append(errs, field.TooLong(field.NewPath("fieldManager"), "", 128))
 	}
 	for i, r := range m {
-		if !unicode.IsPrint(r) {
+		if !strconv.IsPrint(r) { // unicode.IsPrint's definition, without its tables
 			errs = append(errs, field.Invalid(field.NewPath("fieldManager"), m, fmt.Sprintf("invalid character %#U (at position %d)", r, i)))
 		}
 	}
