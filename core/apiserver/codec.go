@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -159,12 +160,8 @@ func decodeObject(r *http.Request, body []byte, res *resource.Resource) (object,
 			return nil, apierr.UnsupportedMediaType(ct, []string{mediaJSON, mediaYAML})
 		}
 		return decodeProtobufBody(body, kind, res.Version, res.SchemaOf())
-	default:
-		types := []string{mediaJSON, mediaYAML}
-		if !crd {
-			types = append(types, mediaProtobuf)
-		}
-		return nil, apierr.UnsupportedMediaType(ct, types)
+	default: // the custom resource handler lists protobuf too
+		return nil, apierr.UnsupportedMediaType(ct, []string{mediaJSON, mediaYAML, mediaProtobuf})
 	}
 	// One parse; the find-kind probe runs only when its error text is
 	// needed: the body does not decode, or an apiVersion/kind member (which
@@ -172,15 +169,28 @@ func decodeObject(r *http.Request, body []byte, res *resource.Resource) (object,
 	// only cases in which the probe fails.
 	obj, err := jsonx.DecodeObject(data)
 	if err == nil && kindMembersAreStrings(obj) {
+		if k, _ := obj["kind"].(string); k == "" && crd {
+			return nil, unrecognized(missingKind(body))
+		}
 		return obj, nil
 	}
 	if perr := probeKind(data); perr != nil {
 		return nil, unrecognized(fmt.Errorf("couldn't get version/kind; json parse error: %v", perr))
 	}
+	if crd && bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		// the unstructured decoder reads null as an empty object
+		return nil, unrecognized(missingKind(body))
+	}
 	if err == nil { // cannot happen (see above); keep the object
 		return obj, nil
 	}
 	return nil, unrecognized(fmt.Errorf("couldn't get version/kind; json parse error: %v", err))
+}
+
+// missingKind is the unstructured decoder's error for a custom resource
+// body without a kind (runtime.NewMissingKindErr), quoting the body as sent.
+func missingKind(body []byte) error {
+	return fmt.Errorf("Object 'Kind' is missing in '%s'", body)
 }
 
 // decodeProtobufBody decodes a protobuf body of kind (whose schema is s,
@@ -338,13 +348,17 @@ func writeError(w http.ResponseWriter, err error) {
 }
 
 // writeErrorAs writes err as a Status in the negotiated form: protobuf
-// when the answer would have been protobuf, else JSON.
+// or YAML when the answer would have been, else JSON.
 func writeErrorAs(w http.ResponseWriter, out output, err error) {
-	if out.media != mediaProtobuf {
+	switch out.media {
+	case mediaProtobuf:
+		writeErrorProtobuf(w, err)
+	case mediaYAML: // ErrorNegotiated: the Status in the answer's media type
+		st := apierr.ToStatus(err)
+		writeObject(w, st.Code, output{media: mediaYAML}, st)
+	default:
 		writeError(w, err)
-		return
 	}
-	writeErrorProtobuf(w, err)
 }
 
 // writeErrorProtobuf writes a Status in the Kubernetes protobuf envelope,

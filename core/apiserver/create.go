@@ -1,8 +1,11 @@
 package apiserver
 
 import (
+	"fmt"
 	"net/http"
+	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
@@ -18,6 +21,7 @@ func (q *request) create() error {
 	if err != nil {
 		return err
 	}
+	q.warnFinalizers(obj, nil)
 	out, err := q.s.createObject(q.res, obj, createOpts{manager: q.managerName(), dryRun: dry})
 	if err != nil {
 		return err
@@ -36,6 +40,45 @@ func (q *request) kindWarnings(obj, old object) {
 		if h, ok := warningHeader(w); ok {
 			q.warn = append(q.warn, h)
 		}
+	}
+}
+
+// standardFinalizers need no domain.
+var standardFinalizers = map[string]bool{"orphan": true, "foregroundDeletion": true, "kubernetes": true}
+
+// warnFinalizers is the custom resource strategy's WarningsOnCreate/Update:
+// each finalizer the write adds that has no domain path is warned about
+// (built-in kinds reject those in validation instead).
+func (q *request) warnFinalizers(obj, old object) {
+	if !q.res.CRD {
+		return
+	}
+	had := map[string]bool{}
+	if old != nil {
+		for _, f := range jsonx.Strings(meta(old)["finalizers"]) {
+			had[f] = true
+		}
+	}
+	added := map[string]bool{}
+	for _, f := range jsonx.Strings(meta(obj)["finalizers"]) {
+		if !had[f] {
+			added[f] = true
+		}
+	}
+	names := make([]string, 0, len(added))
+	for f := range added {
+		names = append(names, f)
+	}
+	sort.Strings(names)
+	for _, f := range names {
+		if strings.Contains(f, "/") || standardFinalizers[f] {
+			continue
+		}
+		msg := "prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers"
+		if strings.Contains(f, ".") {
+			msg = "prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers"
+		}
+		q.warn = append(q.warn, "299 - "+strconv.Quote(fmt.Sprintf("metadata.finalizers: %q: %s", f, msg)))
 	}
 }
 
@@ -88,6 +131,11 @@ func (q *request) decodeWrite(anyName bool) (obj object, dry bool, err error) {
 	}
 	if err := checkMetadataType(q.res, obj); err != nil {
 		return nil, false, err
+	}
+	if av, _ := obj["apiVersion"].(string); av == "" && q.res.CRD {
+		// the unstructured decoder does not default the version (built-in
+		// kinds get the URL's)
+		return nil, false, apierr.BadRequestf("the API version in the data () does not match the expected API version (%s)", q.res.GroupVersion())
 	}
 	if err := checkTypeMeta(q.res, obj); err != nil {
 		return nil, false, err

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -17,31 +18,37 @@ import (
 // deleteOptions is meta/v1 DeleteOptions, from the body and the query.
 type deleteOptions struct {
 	propagation string
-	uid, rv     string // preconditions
+	uid, rv     *string // preconditions; an empty one is compared too
 	dryRun      bool
 	grace       *int64
 }
 
+// deleteOptions reads DeleteOptions as the real handler does: from the
+// body when there is one (the query is then not read at all), else from the
+// query; then ValidateDeleteOptions.
 func (q *request) deleteOptions() (deleteOptions, error) {
 	var o deleteOptions
 	body, err := readBody(q.r)
 	if err != nil {
 		return o, err
 	}
+	var orphan *bool
+	var policy *string
 	if len(body) > 0 {
-		var m map[string]any
-		if contentType(q.r) == mediaProtobuf {
-			m, err = protobuf.DecodeToJSONObject(body, builtin.Definition("io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"))
-		} else {
-			m, err = jsonx.DecodeObject(body)
-		}
+		m, err := q.deleteOptionsBody(body)
 		if err != nil {
-			return o, apierr.BadRequestf("the object provided is unrecognized (must be of type DeleteOptions): %v (%s)", err, summarize(body))
+			return o, err
 		}
-		o.propagation, _ = m["propagationPolicy"].(string)
+		if p, ok := m["propagationPolicy"].(string); ok {
+			policy = &p
+		}
 		if pre, ok := m["preconditions"].(map[string]any); ok {
-			o.uid, _ = pre["uid"].(string)
-			o.rv, _ = pre["resourceVersion"].(string)
+			if uid, ok := pre["uid"].(string); ok {
+				o.uid = &uid
+			}
+			if rv, ok := pre["resourceVersion"].(string); ok {
+				o.rv = &rv
+			}
 		}
 		if g, ok := jsonx.Int64(m["gracePeriodSeconds"]); ok {
 			o.grace = &g
@@ -51,32 +58,82 @@ func (q *request) deleteOptions() (deleteOptions, error) {
 				o.dryRun = true
 			}
 		}
-		if orphan, ok := m["orphanDependents"].(bool); ok && o.propagation == "" {
-			o.propagation = map[bool]string{true: "Orphan", false: "Background"}[orphan]
+		if b, ok := m["orphanDependents"].(bool); ok {
+			orphan = &b
+		}
+	} else {
+		if p, ok := q.query["propagationPolicy"]; ok && len(p) > 0 {
+			policy = &p[0]
+		}
+		if b, ok := q.query["orphanDependents"]; ok && len(b) > 0 {
+			v := isTrue(b[0])
+			orphan = &v
+		}
+		if g := q.query.Get("gracePeriodSeconds"); g != "" {
+			n, err := strconv.ParseInt(g, 10, 64)
+			if err != nil {
+				return o, apierr.BadRequest(err.Error())
+			}
+			o.grace = &n
+		}
+		if o.dryRun, err = q.dryRun(); err != nil {
+			return o, err
 		}
 	}
-	if p := q.query.Get("propagationPolicy"); p != "" {
-		o.propagation = p
+	var errs field.ErrorList
+	if orphan != nil && policy != nil {
+		errs = append(errs, field.Invalid(field.NewPath("propagationPolicy"), *policy, "orphanDependents and deletionPropagation cannot be both set"))
 	}
-	if g := q.query.Get("gracePeriodSeconds"); g != "" {
-		n, err := strconv.ParseInt(g, 10, 64)
-		if err != nil {
-			return o, apierr.BadRequestf("gracePeriodSeconds: invalid value %q", g)
+	if policy != nil {
+		switch *policy {
+		case "Foreground", "Background", "Orphan":
+		default:
+			errs = append(errs, field.NotSupported(field.NewPath("propagationPolicy"), *policy, []string{"Foreground", "Background", "Orphan", "nil"}))
 		}
-		o.grace = &n
+		o.propagation = *policy
+	} else if orphan != nil {
+		o.propagation = map[bool]string{true: "Orphan", false: "Background"}[*orphan]
 	}
-	dry, err := q.dryRun()
-	if err != nil {
-		return o, err
-	}
-	o.dryRun = o.dryRun || dry
-	switch o.propagation {
-	case "", "Foreground", "Background", "Orphan":
-	default:
-		return o, apierr.Invalid(apierr.GK{Group: "meta.k8s.io", Kind: "DeleteOptions"}, "", field.ErrorList{
-			field.NotSupported(field.NewPath("propagationPolicy"), o.propagation, []string{"Foreground", "Background", "Orphan", "nil"})})
+	if len(errs) > 0 {
+		return o, apierr.Invalid(apierr.GK{Group: "meta.k8s.io", Kind: "DeleteOptions"}, "", errs)
 	}
 	return o, nil
+}
+
+// deleteOptionsKind is the only kind a DELETE body may name (the body's
+// type, not the resource's: no per-kind behaviour).
+const deleteOptionsKind = "DeleteOptions"
+
+// kindProbe is the serializer's first look at a JSON body
+// (SimpleMetaFactory.Interpret); its type appears in the real error text.
+type kindProbe struct {
+	APIVersion string `json:"apiVersion,omitempty"`
+	Kind       string `json:"kind,omitempty"`
+}
+
+// deleteOptionsBody decodes a DeleteOptions body. DeleteOptions is
+// registered unversioned, so any apiVersion goes; another kind is not
+// registered in the meta scheme.
+func (q *request) deleteOptionsBody(body []byte) (map[string]any, error) {
+	if contentType(q.r) == mediaProtobuf {
+		m, err := protobuf.DecodeToJSONObject(body, builtin.Definition("io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"))
+		if err != nil {
+			return nil, apierr.BadRequestf("the object provided is unrecognized (must be of type DeleteOptions): %v (%s)", err, summarize(body))
+		}
+		return m, nil
+	}
+	var probe kindProbe
+	if err := json.Unmarshal(body, &probe); err != nil {
+		return nil, apierr.BadRequest("couldn't get version/kind; json parse error: " + err.Error())
+	}
+	if k := probe.Kind; k != "" && k != deleteOptionsKind {
+		return nil, apierr.BadRequestf("no kind %q is registered for version %q in scheme \"pkg/runtime/scheme.go:111\"", probe.Kind, probe.APIVersion)
+	}
+	m, err := jsonx.DecodeObject(body)
+	if err != nil {
+		return nil, apierr.BadRequestf("the object provided is unrecognized (must be of type DeleteOptions): %v (%s)", err, summarize(body))
+	}
+	return m, nil
 }
 
 func (q *request) delete() error {
@@ -112,11 +169,11 @@ func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteO
 	graceful := false // marked with a grace period of 0 and no finalizer
 	out, deleted, err := s.writeExisting(res, ns, name, o.dryRun, func(obj object) (object, writeOp, error) {
 		m := meta(obj)
-		if o.uid != "" && o.uid != str(m, "uid") {
-			return nil, 0, preconditionConflict(gk, name, fmt.Sprintf("the UID in the precondition (%s) does not match the UID in record (%s). The object might have been deleted and then recreated", o.uid, str(m, "uid")))
+		if o.uid != nil && *o.uid != str(m, "uid") {
+			return nil, 0, preconditionConflict(gk, name, fmt.Sprintf("the UID in the precondition (%s) does not match the UID in record (%s). The object might have been deleted and then recreated", *o.uid, str(m, "uid")))
 		}
-		if o.rv != "" && o.rv != str(m, "resourceVersion") {
-			return nil, 0, preconditionConflict(gk, name, fmt.Sprintf("the ResourceVersion in the precondition (%s) does not match the ResourceVersion in record (%s). The object might have been modified", o.rv, str(m, "resourceVersion")))
+		if o.rv != nil && *o.rv != str(m, "resourceVersion") {
+			return nil, 0, preconditionConflict(gk, name, fmt.Sprintf("the ResourceVersion in the precondition (%s) does not match the ResourceVersion in record (%s). The object might have been modified", *o.rv, str(m, "resourceVersion")))
 		}
 		if res.Hooks.Delete.Forbid != nil {
 			if why := res.Hooks.Delete.Forbid(obj); why != "" {

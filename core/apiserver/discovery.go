@@ -13,8 +13,25 @@ import (
 // Discovery: /api, /apis, /apis/G, /api/v1 and /apis/G/V, in the legacy
 // (unaggregated) form.
 
+// writeDiscovery answers a discovery document in the negotiated media
+// type: JSON or YAML, 406 for a type the server does not serve (text/plain).
+// A protobuf-only Accept still gets JSON (the documents have no protobuf
+// encoder here).
+func writeDiscovery(w http.ResponseWriter, r *http.Request, doc map[string]any) {
+	out, err := negotiate(r, nil)
+	if err != nil && !acceptsOnlyProtobuf(r) {
+		writeError(w, err)
+		return
+	}
+	media := mediaJSON
+	if out.media == mediaYAML {
+		media = mediaYAML
+	}
+	writeObject(w, http.StatusOK, output{media: media}, doc)
+}
+
 func (s *Server) serveAPIVersions(w http.ResponseWriter, r *http.Request) {
-	writeObject(w, http.StatusOK, output{media: mediaJSON}, map[string]any{
+	writeDiscovery(w, r, map[string]any{
 		"kind": "APIVersions", "versions": []any{"v1"},
 		"serverAddressByClientCIDRs": []any{map[string]any{"clientCIDR": "0.0.0.0/0", "serverAddress": r.Host}},
 	})
@@ -41,7 +58,7 @@ func (s *Server) serveAPIGroupList(w http.ResponseWriter, r *http.Request) {
 			groups = append(groups, d)
 		}
 	}
-	writeObject(w, http.StatusOK, output{media: mediaJSON}, map[string]any{"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
+	writeDiscovery(w, r, map[string]any{"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
 }
 
 func (s *Server) serveAPIGroup(w http.ResponseWriter, r *http.Request, group string) {
@@ -51,7 +68,7 @@ func (s *Server) serveAPIGroup(w http.ResponseWriter, r *http.Request, group str
 		return
 	}
 	d["kind"], d["apiVersion"] = "APIGroup", "v1"
-	writeObject(w, http.StatusOK, output{media: mediaJSON}, d)
+	writeDiscovery(w, r, d)
 }
 
 // crdVerbs is the order the apiextensions server lists verbs in.
@@ -104,7 +121,7 @@ func (s *Server) serveResourceList(w http.ResponseWriter, r *http.Request, ri re
 		}
 		resources = append(resources, subresourceDiscovery(res)...)
 	}
-	writeObject(w, http.StatusOK, output{media: mediaJSON}, map[string]any{
+	writeDiscovery(w, r, map[string]any{
 		"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": resources,
 	})
 }

@@ -234,7 +234,7 @@ func TestListResourceVersionErrors(t *testing.T) {
 			200, "", ""},
 		{"legacy not older than, compacted: served", fmt.Sprintf("resourceVersion=%d", compacted-1), 200, "", ""},
 		{"exact at the window's edge", fmt.Sprintf("resourceVersion=%d&resourceVersionMatch=Exact", compacted), 200, "", ""},
-		{"malformed resourceVersion", "resourceVersion=abc", 400, "BadRequest", "invalid resource version: abc"},
+		{"malformed resourceVersion", "resourceVersion=abc", 400, "BadRequest", `invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

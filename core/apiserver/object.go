@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kubesandbox/kubesandbox/core/field"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 )
 
@@ -94,6 +95,17 @@ func equal(a, b any) bool { return reflect.DeepEqual(a, b) }
 func parseRV(s string) (int64, bool) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	return n, err == nil && n >= 0
+}
+
+// rvError is the storage layer's text for a resourceVersion that is not a
+// number (APIObjectVersioner.ParseResourceVersion), e.g.
+// `resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax`.
+func rvError(s string) string {
+	detail := "strconv.ParseUint: parsing " + strconv.Quote(s) + ": value out of range"
+	if _, err := strconv.ParseUint(s, 10, 64); err != nil {
+		detail = err.Error()
+	}
+	return field.Invalid(field.NewPath("resourceVersion"), s, detail).Error()
 }
 
 func labelsOf(obj object) map[string]string {

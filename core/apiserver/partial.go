@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
 )
 
 // Metadata-only answers: Accept
@@ -33,6 +34,11 @@ func (q *request) partialAnswer(v object) (object, error) {
 		return v, nil
 	}
 	items, isList := v["items"].([]any)
+	if !isList && q.res.CRD && q.out.partial == "PartialObjectMetadataList" {
+		// an Unstructured passes the ListInterface check; its
+		// EachListItem's plain error is a 500 without a reason
+		return nil, apierr.Unknown("content is not a list")
+	}
 	if isList != (q.out.partial == "PartialObjectMetadataList") {
 		what := "is not a list"
 		if isList {
@@ -49,7 +55,14 @@ func (q *request) partialAnswer(v object) (object, error) {
 			out = append(out, q.partialObject(m))
 		}
 	}
-	return object{"apiVersion": q.metaAPIVersion(), "kind": "PartialObjectMetadataList", "metadata": v["metadata"], "items": out}, nil
+	lm := v["metadata"]
+	if m, ok := lm.(map[string]any); ok && m["continue"] == "" {
+		// ListMeta's continue is omitempty once the list is a typed one
+		m = jsonx.CopyObject(m)
+		delete(m, "continue")
+		lm = m
+	}
+	return object{"apiVersion": q.metaAPIVersion(), "kind": "PartialObjectMetadataList", "metadata": lm, "items": out}, nil
 }
 
 // goTypeName is the real server's internal Go type of the answer, as its

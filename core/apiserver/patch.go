@@ -3,10 +3,12 @@ package apiserver
 import (
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/field"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
+	"github.com/kubesandbox/kubesandbox/core/resource"
 	"github.com/kubesandbox/kubesandbox/patch"
 	"github.com/kubesandbox/kubesandbox/patch/fieldmanager"
 )
@@ -122,8 +124,16 @@ func checkPatchedIdentity(q *request, obj, old object) error {
 	if err := checkTypeMeta(q.res, obj); err != nil {
 		return err
 	}
-	if n := metaStr(obj, "name"); n != q.ri.name {
+	// the patcher's checkName
+	n := metaStr(obj, "name")
+	if n == "" {
+		return apierr.BadRequestf("the name of the object (%s based on URL) was undeterminable: name must be provided", q.ri.name)
+	}
+	if n != q.ri.name {
 		return apierr.BadRequestf("the name of the object (%s) does not match the name on the URL (%s)", n, q.ri.name)
+	}
+	if ns := metaStr(obj, "namespace"); q.ri.namespace != "" && ns != "" && ns != q.ri.namespace {
+		return apierr.BadRequestf("the namespace of the object (%s) does not match the namespace on the request (%s)", ns, q.ri.namespace)
 	}
 	if err := checkNamespace(q.res, obj, q.ri.namespace); err != nil {
 		return err
@@ -140,11 +150,14 @@ func (q *request) apply(body []byte, force, dry bool, fv string) error {
 	manager := q.query.Get("fieldManager")
 	sub := q.ri.subresource
 	fm := q.s.fieldManagerFor(q.res)
-	if err := checkTypeMeta(q.res, applied); err != nil {
+	if err := checkAppliedType(q.res, applied); err != nil {
 		return err
 	}
-	if n := metaStr(applied, "name"); n != "" && n != q.ri.name {
-		return apierr.BadRequestf("the name of the object (%s) does not match the name on the URL (%s)", n, q.ri.name)
+	nameErr := func() error { // checked after the apply, as the patcher's checkName
+		if n := metaStr(applied, "name"); n != "" && n != q.ri.name {
+			return apierr.BadRequestf("the name of the object (%s) does not match the name on the URL (%s)", n, q.ri.name)
+		}
+		return nil
 	}
 	if err := checkNamespace(q.res, applied, q.ri.namespace); err != nil {
 		return err
@@ -154,6 +167,9 @@ func (q *request) apply(body []byte, force, dry bool, fv string) error {
 	}
 	if _, _, err := q.s.store.Get(q.key(), 0); err != nil && sub == "" {
 		// create by apply
+		if err := nameErr(); err != nil {
+			return err
+		}
 		meta(applied)["name"] = q.ri.name
 		created, err := fm.Apply(nil, jsonx.CopyObject(applied), manager, sub, force, q.s.now())
 		if err != nil {
@@ -177,6 +193,9 @@ func (q *request) apply(body []byte, force, dry bool, fv string) error {
 		if err != nil {
 			return nil, patch.ToAPIError(err)
 		}
+		if err := nameErr(); err != nil {
+			return nil, err
+		}
 		if rv := metaStr(applied, "resourceVersion"); rv == "" {
 			meta(obj)["resourceVersion"] = metaStr(old, "resourceVersion")
 		}
@@ -188,6 +207,22 @@ func (q *request) apply(body []byte, force, dry bool, fv string) error {
 	}
 	q.kindWarnings(out, prev)
 	return q.respond(http.StatusOK, out)
+}
+
+// checkAppliedType is the field manager's versionCheckManager: an apply
+// body must name exactly the served group, version and kind, e.g.
+// "invalid object type: example.com/v1, Kind=" for one without kind.
+func checkAppliedType(res *resource.Resource, applied object) error {
+	av, _ := applied["apiVersion"].(string)
+	kind, _ := applied["kind"].(string)
+	if av == res.GroupVersion() && kind == res.Kind {
+		return nil
+	}
+	group, version := "", av
+	if i := strings.IndexByte(av, '/'); i >= 0 {
+		group, version = av[:i], av[i+1:]
+	}
+	return apierr.BadRequestf("invalid object type: %s/%s, Kind=%s", group, version, kind)
 }
 
 // checkPatchedFields applies defaulting and pruning to a patched object

@@ -41,7 +41,8 @@ func (q *request) waitForRV(rv string) error {
 	}
 	n, ok := parseRV(rv)
 	if !ok {
-		return apierr.BadRequestf("invalid resource version: %s", rv)
+		// the storage's plain error reaches the client as a 500 without a reason
+		return apierr.Unknown(rvError(rv))
 	}
 	if store.Revision(n) <= q.s.store.Rev() {
 		return nil
@@ -88,7 +89,7 @@ func (q *request) listOptions() (listOptions, error) {
 	if l := q.query.Get("limit"); l != "" {
 		n, err := strconv.ParseInt(l, 10, 64)
 		if err != nil {
-			return o, apierr.BadRequestf("limit: invalid value %q", l)
+			return o, apierr.BadRequest(err.Error())
 		}
 		if n > 0 {
 			o.limit = int(n)
@@ -97,43 +98,18 @@ func (q *request) listOptions() (listOptions, error) {
 	o.contRaw = q.query.Get("continue")
 	o.watch = q.ri.verb == "watch"
 	if t := q.query.Get("timeoutSeconds"); t != "" {
-		n, err := strconv.Atoi(t)
+		n, err := strconv.ParseInt(t, 10, 64)
 		if err != nil {
-			return o, apierr.BadRequestf("timeoutSeconds: invalid value %q", t)
+			return o, apierr.BadRequest(err.Error())
 		}
-		o.timeout = n
+		o.timeout = int(n)
 	}
 	o.bookmarks = isTrue(q.query.Get("allowWatchBookmarks"))
 	if v, ok := q.query["sendInitialEvents"]; ok && len(v) > 0 {
 		b := isTrue(v[0])
 		o.sendInitialEvents = &b
 	}
-	var errs field.ErrorList
-	switch o.rvMatch {
-	case "", "Exact", "NotOlderThan":
-	default:
-		errs = append(errs, field.NotSupported(field.NewPath("resourceVersionMatch"), o.rvMatch, []string{"Exact", "NotOlderThan", ""}))
-	}
-	if o.rvMatch != "" && o.rv == "" && !o.watch && len(errs) == 0 {
-		errs = append(errs, field.Forbidden(field.NewPath("resourceVersionMatch"), "resourceVersionMatch is forbidden unless resourceVersion is provided"))
-	}
-	if o.rvMatch == "Exact" && o.rv == "0" {
-		errs = append(errs, field.Forbidden(field.NewPath("resourceVersionMatch"), "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\""))
-	}
-	if o.contRaw != "" && o.rvMatch != "" {
-		errs = append(errs, field.Forbidden(field.NewPath("resourceVersionMatch"), "resourceVersionMatch is forbidden when continue is provided"))
-	}
-	if o.sendInitialEvents != nil {
-		if !o.watch {
-			errs = append(errs, field.Forbidden(field.NewPath("sendInitialEvents"), "sendInitialEvents is forbidden for list"))
-		} else if o.rvMatch != "NotOlderThan" {
-			errs = append(errs, field.Forbidden(field.NewPath("resourceVersionMatch"), "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"))
-		} else if !o.bookmarks {
-			errs = append(errs, field.Forbidden(field.NewPath("allowWatchBookmarks"), "sendInitialEvents requires setting allowWatchBookmarks to true"))
-		}
-	} else if o.watch && o.rvMatch != "" {
-		errs = append(errs, field.Forbidden(field.NewPath("resourceVersionMatch"), "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"))
-	}
+	errs := validateListOptions(o)
 	if len(errs) > 0 {
 		return o, apierr.Invalid(apierr.GK{Group: "meta.k8s.io", Kind: "ListOptions"}, "", errs)
 	}
@@ -149,7 +125,10 @@ func (q *request) listOptions() (listOptions, error) {
 	}
 	if o.rv != "" {
 		if _, ok := parseRV(o.rv); !ok {
-			return o, apierr.BadRequestf("invalid resource version: %s", o.rv)
+			if o.watch {
+				return o, apierr.Unknown(rvError(o.rv))
+			}
+			return o, apierr.BadRequestf("invalid resource version: %s", rvError(o.rv))
 		}
 	}
 	return o, nil
@@ -340,4 +319,46 @@ func (q *request) current() (object, error) {
 		return nil, storeErr(err, q.gr(), q.ri.name)
 	}
 	return q.decodeStored(kv)
+}
+
+// validateListOptions is apimachinery's ValidateListOptions (the WatchList
+// feature on): a list and a watch allow different combinations.
+func validateListOptions(o listOptions) field.ErrorList {
+	var errs field.ErrorList
+	rvm := field.NewPath("resourceVersionMatch")
+	if o.watch {
+		if o.sendInitialEvents != nil && o.rvMatch != "NotOlderThan" {
+			errs = append(errs, field.Forbidden(rvm, "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"))
+		}
+		if o.rvMatch != "" {
+			if o.sendInitialEvents == nil {
+				errs = append(errs, field.Forbidden(rvm, "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"))
+			}
+			if o.rvMatch != "NotOlderThan" {
+				errs = append(errs, field.NotSupported(rvm, o.rvMatch, []string{"NotOlderThan"}))
+			}
+			if o.contRaw != "" {
+				errs = append(errs, field.Forbidden(rvm, "resourceVersionMatch is forbidden when continue is provided"))
+			}
+		}
+		return errs
+	}
+	if o.rvMatch != "" {
+		if o.rv == "" {
+			errs = append(errs, field.Forbidden(rvm, "resourceVersionMatch is forbidden unless resourceVersion is provided"))
+		}
+		if o.contRaw != "" {
+			errs = append(errs, field.Forbidden(rvm, "resourceVersionMatch is forbidden when continue is provided"))
+		}
+		if o.rvMatch != "Exact" && o.rvMatch != "NotOlderThan" {
+			errs = append(errs, field.NotSupported(rvm, o.rvMatch, []string{"Exact", "NotOlderThan", ""}))
+		}
+		if o.rvMatch == "Exact" && o.rv == "0" {
+			errs = append(errs, field.Forbidden(rvm, "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\""))
+		}
+	}
+	if o.sendInitialEvents != nil {
+		errs = append(errs, field.Forbidden(field.NewPath("sendInitialEvents"), "sendInitialEvents is forbidden for list"))
+	}
+	return errs
 }

@@ -122,4 +122,7 @@ func parsePath(method, path string, query func(string) string) (ri reqInfo, ok b
 	return ri, true
 }
 
-func isTrue(s string) bool { return s == "1" || s == "true" || s == "True" }
+// isTrue is a boolean query parameter as apimachinery converts it
+// (Convert_Slice_string_To_bool): every value but "0" and "false" (in any
+// case) is true, so watch=maybe watches.
+func isTrue(s string) bool { return s != "" && s != "0" && !strings.EqualFold(s, "false") }

@@ -1,8 +1,10 @@
 package apiserver
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
@@ -92,6 +94,22 @@ func storagePrefix(res *resource.Resource, ns string) string {
 	return p
 }
 
+// etcdKey is the key the real server stores an object under, as its
+// storage errors quote it: /registry/<group>/<resource>/<ns>/<name> for a
+// custom resource, /registry/<resource>/<ns>/<name> for a built-in one
+// (a few built-ins have their own prefix there, e.g. services/specs).
+func etcdKey(res *resource.Resource, ns, name string) string {
+	p := "/registry/"
+	if res.CRD {
+		p += res.Group + "/"
+	}
+	p += res.Resource + "/"
+	if res.Namespaced && ns != "" {
+		p += ns + "/"
+	}
+	return p + name
+}
+
 func (q *request) key() string { return storageKey(q.res, q.ri.namespace, q.ri.name) }
 
 // decodeStored turns stored bytes into the object as the requested
@@ -169,13 +187,17 @@ func (q *request) optionsInvalid(errs ...*field.Error) error {
 // checkFieldManager validates the fieldManager parameter.
 func (q *request) checkFieldManager() error {
 	m := q.query.Get("fieldManager")
+	var errs field.ErrorList
 	if len(m) > 128 {
-		return q.optionsInvalid(field.TooLong(field.NewPath("fieldManager"), "", 128))
+		errs = append(errs, field.TooLong(field.NewPath("fieldManager"), "", 128))
 	}
-	for _, r := range m {
-		if r < 0x20 || r > 0x7e {
-			return q.optionsInvalid(field.Invalid(field.NewPath("fieldManager"), m, "must only contain printable characters"))
+	for i, r := range m {
+		if !strconv.IsPrint(r) { // unicode.IsPrint's definition, without its tables
+			errs = append(errs, field.Invalid(field.NewPath("fieldManager"), m, fmt.Sprintf("invalid character %#U (at position %d)", r, i)))
 		}
+	}
+	if len(errs) > 0 {
+		return q.optionsInvalid(errs...)
 	}
 	return nil
 }

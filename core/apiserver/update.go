@@ -1,7 +1,9 @@
 package apiserver
 
 import (
+	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/field"
@@ -22,14 +24,30 @@ func (q *request) update() error {
 	manager := q.managerName()
 	sub := q.ri.subresource
 	var prev object
+	base := q.warn
 	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, error) {
 		prev = old
+		if uid := metaStr(obj, "uid"); uid != "" && uid != metaStr(old, "uid") {
+			// the body's uid is a precondition of the storage update
+			// (DefaultUpdatedObjectInfo.Preconditions), checked first
+			return nil, apierr.Conflict(q.gr(), q.ri.name, fmt.Sprintf(
+				"StorageError: invalid object, Code: 4, Key: %s, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s",
+				etcdKey(q.res, q.ri.namespace, q.ri.name), uid, metaStr(old, "uid")))
+		}
+		if rv := metaStr(obj, "resourceVersion"); rv != "" {
+			if _, err := strconv.ParseUint(rv, 10, 64); err != nil {
+				// ObjectResourceVersion's plain error: a 500 without a reason
+				return nil, apierr.Unknown(err.Error())
+			}
+		}
 		if rv := metaStr(obj, "resourceVersion"); rv == "" && q.res.CRD {
 			// reported with the resource as the kind, like the storage layer does
 			return nil, apierr.Invalid(apierr.GK{Group: q.res.Group, Kind: q.res.Resource}, q.ri.name, field.ErrorList{
 				field.Invalid(field.NewPath("metadata", "resourceVersion"), int64(0), "must be specified for an update")})
 		}
 		next := jsonx.CopyObject(obj)
+		q.warn = base[:len(base):len(base)] // the loop may run again
+		q.warnFinalizers(next, old)
 		prepareUpdate(q.res, next, old, sub)
 		return q.s.fieldManagerFor(q.res).Update(old, next, manager, sub, q.s.now())
 	})

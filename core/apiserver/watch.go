@@ -129,6 +129,9 @@ func (ws *watchStream) start() (ok bool, err error) {
 			return false, err
 		}
 		ws.snapshot, ws.from = kvs, rev
+	} else if o.rv == "" || o.rv == "0" {
+		// sendInitialEvents=false without a resourceVersion: from now on
+		ws.from = q.s.store.Rev()
 	} else {
 		n, _ := parseRV(o.rv)
 		ws.from = store.Revision(n)
@@ -196,11 +199,17 @@ func (ws *watchStream) encode(typ string, obj any) ([]byte, error) {
 		}
 		return protobuf.WatchFrame(typ, o)
 	}
-	b, err := jsonx.Marshal(map[string]any{"type": typ, "object": obj})
+	// metav1.WatchEvent's field order: type first, as the real server writes it
+	o, err := jsonx.Marshal(obj)
 	if err != nil {
 		return nil, err
 	}
-	return append(b, '\n'), nil
+	b := make([]byte, 0, len(o)+len(typ)+24)
+	b = append(b, `{"type":`...)
+	b = strconv.AppendQuote(b, typ)
+	b = append(b, `,"object":`...)
+	b = append(b, o...)
+	return append(b, '}', '\n'), nil
 }
 
 // write sends an encoded line (which may be shared: never appended to);

@@ -9,6 +9,7 @@ import (
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"sigs.k8s.io/structured-merge-diff/v4/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v4/merge"
+	"sigs.k8s.io/structured-merge-diff/v4/typed"
 )
 
 // Apply performs server-side apply of the configuration applied by
@@ -150,7 +151,7 @@ func (m *Manager) structuredApply(live, applied map[string]any, managed Managed,
 	if err != nil {
 		return nil, managed, fmt.Errorf("failed to create typed patch object (%v): %v", m.gvknn(applied), err)
 	}
-	liveTyped, err := m.typ.FromUnstructured(live)
+	liveTyped, err := m.typ.FromUnstructured(live, typed.AllowDuplicates)
 	if err != nil {
 		return nil, managed, fmt.Errorf("failed to create typed live object (%v): %v", m.gvknn(live), err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"unicode"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
@@ -22,6 +23,15 @@ import (
 func ParseApplyBody(b []byte) (map[string]any, error) {
 	// The real server unmarshals with sigs.k8s.io/yaml into a
 	// map[string]interface{}: do the same to get its exact errors.
+	// validateAndTranscodePatch first: YAML (anything not starting with
+	// '{') becomes JSON, and a failure there is "error encoding patch".
+	if t := bytes.TrimLeftFunc(b, unicode.IsSpace); !bytes.HasPrefix(t, []byte("{")) {
+		j, err := yaml.YAMLToJSON(b)
+		if err != nil {
+			return nil, apierr.BadRequest(fmt.Sprintf("error encoding patch: %v", err))
+		}
+		b = j
+	}
 	var probe map[string]any
 	if err := yaml.Unmarshal(b, &probe); err != nil {
 		return nil, apierr.BadRequest(fmt.Sprintf("error decoding YAML: %v", err))

@@ -315,11 +315,13 @@ func (m *Manager) managedFieldsUpdate(live, obj map[string]any, managed Managed,
 }
 
 func (m *Manager) structuredUpdate(live, obj map[string]any, managed Managed, id, sub string) (Managed, error) {
-	newTyped, err := m.typ.FromUnstructured(obj)
+	// an update may hold duplicates in a set (two equal finalizers), as
+	// the real structuredManager.Update allows
+	newTyped, err := m.typ.FromUnstructured(obj, typed.AllowDuplicates)
 	if err != nil {
 		return managed, fmt.Errorf("failed to convert new object (%v) to smd typed: %v", m.gvknn(obj), err)
 	}
-	liveTyped, err := m.typ.FromUnstructured(live)
+	liveTyped, err := m.typ.FromUnstructured(live, typed.AllowDuplicates)
 	if err != nil {
 		return managed, fmt.Errorf("failed to convert live object (%v) to smd typed: %v", m.gvknn(live), err)
 	}

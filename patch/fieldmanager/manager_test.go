@@ -342,7 +342,7 @@ func TestParseApplyBody(t *testing.T) {
 		{"json", `{"a":1}`, `{"a":1}`, ""},
 		{"empty", ``, `{}`, ""},
 		{"list", "- a\n", "", "error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}"},
-		{"bad yaml", "a: [\n", "", "error decoding YAML: error converting YAML to JSON: yaml: line 1: did not find expected node content"},
+		{"bad yaml", "a: [\n", "", "error encoding patch: yaml: line 1: did not find expected node content"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o, err := ParseApplyBody([]byte(tc.body))
