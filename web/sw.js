@@ -38,6 +38,7 @@ const BEAT_MS = 4000; // while streams are open: check their worker this often
 
 const ports = new Map(); // sandbox name ('' = default) → MessagePort to its worker
 let waiters = [];
+const asked = new Map(); // sandbox name → ids of the pages asked for a port since it had none
 let nextId = 1;
 const pending = new Map(); // id → {resolve, port, msg, controller, timer}
 let beat = 0; // the heartbeat interval while any stream is open
@@ -96,6 +97,7 @@ function decodeName(raw) {
 
 function setPort(sandbox, p) {
   ports.set(sandbox, p);
+  asked.delete(sandbox);
   p.onmessage = onReply;
   for (const w of waiters.filter((w) => w.sandbox === sandbox)) w.resolve(p);
   waiters = waiters.filter((w) => w.sandbox !== sandbox);
@@ -108,12 +110,22 @@ async function getPort(sandbox, clientId) {
   const got = new Promise((resolve) => waiters.push({ sandbox, resolve }));
   // a page hands ports over; a worker client (e.g. kubectl-worker.js) cannot: ask the pages
   const c = clientId && await self.clients.get(clientId);
+  // ask each page once while this sandbox has no port: a page's many
+  // requests at once (its watches reconnecting after a restart) get one
+  // port, not one each
+  const once = asked.get(sandbox) || new Set();
+  asked.set(sandbox, once);
   for (const w of c && c.type === 'window' ? [c] : await self.clients.matchAll({ type: 'window' })) {
+    if (once.has(w.id)) continue;
+    once.add(w.id);
     w.postMessage({ type: 'kubesandbox:need-port', sandbox });
   }
   let timer;
   const late = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error('no kubesandbox page handed over a worker port')), PORT_WAIT_MS);
+    timer = setTimeout(() => {
+      asked.delete(sandbox); // the next request asks again
+      reject(new Error('no kubesandbox page handed over a worker port'));
+    }, PORT_WAIT_MS);
   });
   try { return await Promise.race([got, late]); } finally { clearTimeout(timer); }
 }
