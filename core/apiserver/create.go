@@ -2,8 +2,9 @@ package apiserver
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -65,12 +66,7 @@ func (q *request) warnFinalizers(obj, old object) {
 			added[f] = true
 		}
 	}
-	names := make([]string, 0, len(added))
-	for f := range added {
-		names = append(names, f)
-	}
-	sort.Strings(names)
-	for _, f := range names {
+	for _, f := range slices.Sorted(maps.Keys(added)) {
 		if strings.Contains(f, "/") || standardFinalizers[f] {
 			continue
 		}
@@ -78,7 +74,9 @@ func (q *request) warnFinalizers(obj, old object) {
 		if strings.Contains(f, ".") {
 			msg = "prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers"
 		}
-		q.warn = append(q.warn, "299 - "+strconv.Quote(fmt.Sprintf("metadata.finalizers: %q: %s", f, msg)))
+		if h, ok := warningHeader(fmt.Sprintf("metadata.finalizers: %q: %s", f, msg)); ok {
+			q.warn = append(q.warn, h)
+		}
 	}
 }
 
