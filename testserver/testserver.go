@@ -40,6 +40,7 @@ import (
 	"time"
 
 	"github.com/kubesandbox/kubesandbox/core/apiserver"
+	"github.com/kubesandbox/kubesandbox/core/cel"
 	"github.com/kubesandbox/kubesandbox/core/controllers"
 )
 
@@ -60,6 +61,10 @@ type Options struct {
 	// Token is the bearer token the server requires and the kubeconfig
 	// carries (default: random). Ignored with PlainHTTP.
 	Token string
+	// CEL evaluates CRD validation rules and ValidatingAdmissionPolicies
+	// (github.com/kubesandbox/kubesandbox/cel/engine.New()); nil: stored,
+	// not evaluated.
+	CEL cel.Engine
 }
 
 // Server is a running API server.
@@ -87,7 +92,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	so := apiserver.Options{}
+	so := apiserver.Options{CEL: opts.CEL}
 	if opts.Controllers {
 		so.Controllers = controllers.StarterWith(controllers.Options{Nodes: opts.Nodes})
 	}

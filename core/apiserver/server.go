@@ -10,6 +10,7 @@ package apiserver
 import (
 	"context"
 	"fmt"
+	"github.com/kubesandbox/kubesandbox/core/cel"
 	"net/http"
 	"strings"
 	"sync"
@@ -42,6 +43,11 @@ type Options struct {
 	// → Pods, Nodes, a scheduler and simulated kubelets). Nil for pure API demos, for conformance
 	// replay and in the browser, which then does not link that package.
 	Controllers func(ctx context.Context, api http.Handler, st *store.Store, now func() time.Time)
+	// CEL evaluates the x-kubernetes-validations of CRD schemas and
+	// ValidatingAdmissionPolicies (core/cel): natively cel/engine.New(), in
+	// the browser the cel.wasm behind a cel.Remote. Nil: rules and
+	// policies are stored but not evaluated.
+	CEL cel.Engine
 }
 
 // Server is the Kubernetes API as an http.Handler.

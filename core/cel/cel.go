@@ -1,0 +1,113 @@
+// Package cel is the core's side of the Common Expression Language: the
+// x-kubernetes-validations rules of CRD schemas and ValidatingAdmissionPolicy.
+//
+// The core never links cel-go (it would double the browser build). It asks
+// an Engine, which lives in the module of its own at cel/ (the real
+// k8s.io/apiextensions-apiserver and k8s.io/apiserver code):
+//
+//   - natively the engine is linked into the server (cel/engine.New());
+//   - in the browser the engine is a wasm of its own (cel.wasm), loaded the
+//     first time a rule or a policy exists, and reached through a Transport:
+//     every call is a method name and a JSON request, answered by a JSON
+//     response — Remote is the client end, Dispatch the serving end.
+//
+// A nil Engine means no CEL: rules are stored but not evaluated (the README
+// says where that is the case).
+//
+// Worked example (native; the browser differs only in the transport):
+//
+//	srv := apiserver.New(apiserver.Options{CEL: engine.New()})
+//	// POST a CRD whose schema has  x-kubernetes-validations:
+//	//   [{rule: "self.replicas <= self.maxReplicas"}]
+//	//   → the core calls CheckCRD(crd, nil): no causes, 201
+//	// POST a custom resource {spec: {replicas: 5, maxReplicas: 3}}
+//	//   → ValidateCustomResource(...) returns one cause
+//	//     {FieldValueInvalid, "spec", "Invalid value: \"object\": failed rule: ..."}
+//	//   → 422 Invalid, nothing stored
+package cel
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Engine evaluates CEL for the core. Every method is safe for concurrent
+// use. Its halves: CRDRules (crd.go) and Policies (policy.go).
+type Engine interface {
+	CRDRules
+	Policies
+}
+
+// Cause is one validation failure as k8s.io/apimachinery's field.Error
+// holds it, so that it crosses a JSON boundary unchanged: Type is the
+// field.ErrorType's reason string ("FieldValueInvalid", ...), BadValue the
+// value as kube renders it.
+type Cause struct {
+	Type     string `json:"type"`
+	Field    string `json:"field"`
+	BadValue any    `json:"badValue,omitempty"`
+	Detail   string `json:"detail,omitempty"`
+}
+
+// Transport carries one call to an engine elsewhere (the browser's
+// cel.wasm): method names an Engine method, req and the answer are JSON.
+// An error is a failure of the transport or of the engine itself (not a
+// validation failure, which is an answer).
+type Transport interface {
+	Call(method string, req []byte) ([]byte, error)
+}
+
+// ErrUnknownMethod answers a call to a method the engine does not have.
+var ErrUnknownMethod = errors.New("cel: unknown method")
+
+// handler decodes a request, calls the engine and encodes its answer.
+type handler func(e Engine, req []byte) (any, error)
+
+// handlers is filled by the files of each half (crd.go, policy.go).
+var handlers = map[string]handler{}
+
+// Dispatch serves one Transport call on e: the cel.wasm's side.
+func Dispatch(e Engine, method string, req []byte) ([]byte, error) {
+	h, ok := handlers[method]
+	if !ok {
+		return nil, fmt.Errorf("%w %q", ErrUnknownMethod, method)
+	}
+	resp, err := h(e, req)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(resp)
+}
+
+// remote is an Engine whose methods are Transport calls.
+type remote struct{ t Transport }
+
+// Remote is the Engine at the other end of t: the core's side in the
+// browser.
+func Remote(t Transport) Engine { return remote{t} }
+
+// call sends req as method and decodes the answer into resp.
+func (r remote) call(method string, req, resp any) error {
+	b, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	out, err := r.t.Call(method, b)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(out, resp)
+}
+
+// serve registers the handler of a method whose request is Req and whose
+// answer is Resp.
+func serve[Req, Resp any](method string, f func(e Engine, req Req) (Resp, error)) {
+	handlers[method] = func(e Engine, b []byte) (any, error) {
+		var req Req
+		if err := json.Unmarshal(b, &req); err != nil {
+			return nil, err
+		}
+		return f(e, req)
+	}
+}
