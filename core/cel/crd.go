@@ -1,6 +1,11 @@
 package cel
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/kubesandbox/kubesandbox/core/field"
+)
 
 // CRDRules are the x-kubernetes-validations of CRD schemas.
 //
@@ -48,4 +53,25 @@ func (r remote) CheckCRD(req CheckCRDRequest) (out []Cause, err error) {
 func (r remote) ValidateCustomResource(req CustomResourceRequest) (out []Cause, err error) {
 	err = r.call("ValidateCustomResource", req, &out)
 	return out, err
+}
+
+// Errors turns an engine's causes back into the core's field errors,
+// printed as kube printed them: a cause with a Message (kube's ErrorBody)
+// keeps it word for word.
+//
+//	Errors([]Cause{{Type: "FieldValueInvalid", Field: "spec",
+//		Message: "Invalid value: failed rule: self.replicas <= self.maxReplicas"}})
+//	// → spec: Invalid value: failed rule: self.replicas <= self.maxReplicas
+func Errors(causes []Cause) field.ErrorList {
+	errs := make(field.ErrorList, 0, len(causes))
+	for _, c := range causes {
+		t := field.Type(c.Type)
+		fe := &field.Error{Type: t, Field: c.Field, BadValue: c.BadValue, Detail: c.Detail}
+		if c.Message != "" {
+			fe.BadValue = field.OmitValue
+			fe.Detail = strings.TrimPrefix(strings.TrimPrefix(c.Message, t.Text()), ": ")
+		}
+		errs = append(errs, fe)
+	}
+	return errs
 }
