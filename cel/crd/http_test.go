@@ -49,10 +49,10 @@ func (c *countingEngine) CheckCRD(r cel.CheckCRDRequest) ([]cel.Cause, error) {
 	return c.Engine.CheckCRD(r)
 }
 
-func (c *countingEngine) ValidateCustomResource(r cel.CustomResourceRequest) ([]cel.Cause, error) {
+func (c *countingEngine) ValidateCustomResource(r cel.CustomResourceRequest) (cel.CustomResourceResponse, error) {
 	c.validates.Add(1)
 	if c.fail != nil {
-		return nil, c.fail
+		return cel.CustomResourceResponse{}, c.fail
 	}
 	return c.Engine.ValidateCustomResource(r)
 }
@@ -224,4 +224,3 @@ func TestEngineFailureIsInternalError(t *testing.T) {
 		t.Errorf("w stored after a failed check: %d", a.code)
 	}
 }
-

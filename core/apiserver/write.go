@@ -245,16 +245,18 @@ func (s *Server) validate(res *resource.Resource, obj, old object) error {
 		}
 		errs = append(errs, celErrs...)
 	}
+	var warnings []string
 	if res.Rules != nil && s.opts.CEL != nil {
-		ruleErrs, err := s.customResourceRules(res, obj, old, errs)
+		ruleErrs, w, err := s.customResourceRules(res, obj, old, errs)
 		if err != nil {
 			return apierr.Internal(err)
 		}
-		errs = append(errs, ruleErrs...)
+		errs, warnings = append(errs, ruleErrs...), w
 	}
 	if len(errs) > 0 {
-		return apierr.Invalid(apierr.GK{Group: res.Group, Kind: res.Kind}, metaStr(obj, "name"), errs)
+		return withWarnings(apierr.Invalid(apierr.GK{Group: res.Group, Kind: res.Kind}, metaStr(obj, "name"), errs), warnings)
 	}
+	s.keepWarnings(obj, warnings)
 	return nil
 }
 

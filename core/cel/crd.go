@@ -18,7 +18,7 @@ type CRDRules interface {
 	CheckCRD(req CheckCRDRequest) ([]Cause, error)
 	// ValidateCustomResource evaluates the rules of one served version's
 	// schema on a custom resource being written (Old nil on create).
-	ValidateCustomResource(req CustomResourceRequest) ([]Cause, error)
+	ValidateCustomResource(req CustomResourceRequest) (CustomResourceResponse, error)
 }
 
 // CheckCRDRequest is a CRD (apiextensions.k8s.io/v1 JSON) and, on update,
@@ -40,9 +40,20 @@ type CustomResourceRequest struct {
 	Old         json.RawMessage `json:"old,omitempty"`
 }
 
+// CustomResourceResponse is the rules' verdict on a write: the causes of
+// its 422, and the warnings kube sends with the answer — on an update,
+// the failures of rules whose value did not change (ratcheting) are
+// warnings, not causes.
+type CustomResourceResponse struct {
+	Causes   []Cause  `json:"causes,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
 func init() {
 	serve("CheckCRD", func(e Engine, r CheckCRDRequest) ([]Cause, error) { return e.CheckCRD(r) })
-	serve("ValidateCustomResource", func(e Engine, r CustomResourceRequest) ([]Cause, error) { return e.ValidateCustomResource(r) })
+	serve("ValidateCustomResource", func(e Engine, r CustomResourceRequest) (CustomResourceResponse, error) {
+		return e.ValidateCustomResource(r)
+	})
 }
 
 func (r remote) CheckCRD(req CheckCRDRequest) (out []Cause, err error) {
@@ -50,7 +61,7 @@ func (r remote) CheckCRD(req CheckCRDRequest) (out []Cause, err error) {
 	return out, err
 }
 
-func (r remote) ValidateCustomResource(req CustomResourceRequest) (out []Cause, err error) {
+func (r remote) ValidateCustomResource(req CustomResourceRequest) (out CustomResourceResponse, err error) {
 	err = r.call("ValidateCustomResource", req, &out)
 	return out, err
 }
