@@ -18,11 +18,12 @@
 // Worked example:
 //
 //	r := crd.New()
-//	causes, _ := r.ValidateCustomResource(cel.CustomResourceRequest{
+//	resp, _ := r.ValidateCustomResource(cel.CustomResourceRequest{
 //		CRDKey: "uid/42", CRD: crdJSON, Version: "v1",
 //		Object: []byte(`{"spec":{"replicas":5,"maxReplicas":3}}`)})
-//	// causes[0] = {Type: "FieldValueInvalid", Field: "spec",
-//	//   BadValue: "object", Detail: "failed rule: self.replicas <= self.maxReplicas"}
+//	// resp.Causes[0] = {Type: "FieldValueInvalid", Field: "spec",
+//	//   Detail: "failed rule: self.replicas <= self.maxReplicas",
+//	//   Message: "Invalid value: failed rule: self.replicas <= self.maxReplicas"}
 package crd
 
 import (
