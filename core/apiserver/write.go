@@ -238,14 +238,28 @@ func validate(res *resource.Resource, obj, old object) error {
 		errs = validateMeta(res, obj, old)
 	}
 	if len(errs) > 0 {
-		return apierr.Invalid(apierr.GK{Group: res.Group, Kind: res.Kind}, metaStr(obj, "name"), errs)
+		return apierr.Invalid(objectGK(res), metaStr(obj, "name"), errs)
 	}
 	return nil
 }
 
-// encodeForStore stamps the revision and serialises.
-func encodeForStore(obj object, rev store.Revision) ([]byte, error) {
+// objectGK is the group and kind an Invalid error names: the real
+// registry's, the object's internal kind (an events.k8s.io Event's is
+// core's Event).
+func objectGK(res *resource.Resource) apierr.GK {
+	if res.View != nil {
+		return apierr.GK{Group: res.View.Group, Kind: res.Kind}
+	}
+	return apierr.GK{Group: res.Group, Kind: res.Kind}
+}
+
+// encodeForStore stamps the revision and serialises (a View's object as
+// the group it views stores it).
+func encodeForStore(res *resource.Resource, obj object, rev store.Revision) ([]byte, error) {
 	meta(obj)["resourceVersion"] = strconv.FormatInt(int64(rev), 10)
+	if res.View != nil {
+		return jsonx.Marshal(res.View.ToStorage(obj))
+	}
 	return jsonx.Marshal(obj)
 }
 

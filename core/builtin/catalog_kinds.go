@@ -21,15 +21,16 @@ import (
 // from the real server; their descriptions are the real server's column
 // descriptions. Their type-specific validation is not built yet, except
 // Node's taints (see the README's "Not built yet"); RBAC objects are
-// stored, authorization stays off (every request is allowed). events.k8s.io/v1 Events are kept apart from
-// core/v1 Events: the real server stores both in one place (not yet here).
+// stored, authorization stays off (every request is allowed). events.k8s.io/v1 Events are a View of
+// the core/v1 Events: one stored object, two APIs, as on the real server.
 // The entries are literals throughout (no helper calls), so that the
 // compiler lays them out as static data instead of init code.
 var kindsCatalogue = []entry{
 	{def: "io.k8s.api.events.v1.Event", res: resource.Resource{
 		Group: "events.k8s.io", Version: "v1", Resource: "events", Singular: "event", Kind: "Event", ListKind: "EventList",
 		Namespaced: true, ShortNames: []string{"ev"}, Verbs: allVerbs,
-		NoGeneration:     true,
+		NoGeneration: true, NoKindMetaChecks: true,
+		View:             &resource.View{ToStorage: corev1.EventToCore, FromStorage: corev1.EventFromCore},
 		SelectableFields: []string{"reason", "regarding.kind", "regarding.namespace", "regarding.name", "regarding.uid", "regarding.apiVersion", "regarding.resourceVersion", "regarding.fieldPath", "reportingController", "type"},
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Last Seen", Type: "string", Description: "The time at which the most recent occurrence of this event was recorded.", Cell: eventsV1LastSeen},
@@ -43,7 +44,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Count", Type: "string", Priority: 1, Description: "The number of times this event has occurred.", Cell: eventsV1Count},
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Priority: 1, Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 		},
-		Hooks: resource.Hooks{Default: defaultEventsV1},
+		Hooks: resource.Hooks{Default: defaultEventsV1, Validate: corev1.ValidateEventsV1},
 	}},
 	{def: "io.k8s.api.core.v1.Node", res: resource.Resource{
 		Version: "v1", Resource: "nodes", Singular: "node", Kind: "Node", ListKind: "NodeList",

@@ -190,4 +190,20 @@ var moreKinds = []*Kind{
 			{Path: "subsets.0.ports.0.port", Val: 0}, {Path: "subsets.0.ports.0.protocol", Val: "ICMP"}, {Path: "subsets.0.ports.0.name", Val: "Bad_Name"},
 			{Path: "subsets.0.ports.1", Val: m{"port": 9090}}, {Path: "subsets.0.ports.0.appProtocol", Val: "bad proto!"},
 			{Path: "subsets.1", Val: m{}}, {Path: "subsets", Val: l{}}}},
+	{Name: "Event", GVK: gvk("events.k8s.io", "v1", "Event"), Plural: "events",
+		Base: `{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"web.1"},"eventTime":"2026-01-01T00:00:05.000000Z",` +
+			`"reportingController":"example.com/puller","reportingInstance":"puller-1","action":"Pull","reason":"Pulled","note":"Pulled image",` +
+			`"type":"Normal","regarding":{"apiVersion":"v1","kind":"Pod","name":"web","namespace":"v"}}`,
+		Own: []Mut{{Path: "eventTime", Del: true}, {Path: "eventTime", Val: "2026-01-01T00:00:06.000000Z"}, {Path: "eventTime", Val: "2026-01-01T00:00:05.0000004Z"},
+			{Path: "reportingController", Del: true}, {Path: "reportingController", Val: "Bad Name"}, {Path: "reportingController", Val: "other"},
+			{Path: "reportingInstance", Del: true}, {Path: "reportingInstance", Val: strings.Repeat("i", 129)}, {Path: "reportingInstance", Val: "puller-2"},
+			{Path: "action", Del: true}, {Path: "action", Val: strings.Repeat("a", 129)}, {Path: "action", Val: "Push"},
+			{Path: "reason", Del: true}, {Path: "reason", Val: strings.Repeat("r", 129)}, {Path: "reason", Val: "Failed"},
+			{Path: "note", Val: strings.Repeat("n", 1025)}, {Path: "note", Val: "other"}, {Path: "note", Del: true},
+			{Path: "type", Val: "Fine"}, {Path: "type", Del: true}, {Path: "type", Val: "Warning"},
+			{Path: "regarding", Val: m{"kind": "Node", "name": "n"}}, {Path: "regarding.namespace", Val: "elsewhere"}, {Path: "regarding.fieldPath", Val: "spec.containers{app}"},
+			{Path: "related", Val: m{"kind": "Pod", "name": "db"}},
+			{Path: "series", Val: m{"count": 1}}, {Path: "series", Val: m{"count": 3, "lastObservedTime": "2026-01-01T00:00:07.000000Z"}},
+			{Path: "deprecatedSource", Val: m{"component": "kubelet"}}, {Path: "deprecatedFirstTimestamp", Val: "2026-01-01T00:00:00Z"},
+			{Path: "deprecatedLastTimestamp", Val: "2026-01-01T00:00:00Z"}, {Path: "deprecatedCount", Val: 2}}},
 }
