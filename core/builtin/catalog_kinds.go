@@ -78,7 +78,7 @@ var kindsCatalogue = []entry{
 	}},
 	{def: "io.k8s.api.discovery.v1.EndpointSlice", res: resource.Resource{
 		Group: "discovery.k8s.io", Version: "v1", Resource: "endpointslices", Singular: "endpointslice", Kind: "EndpointSlice", ListKind: "EndpointSliceList",
-		Namespaced: true, Verbs: allVerbs,
+		Namespaced: true, Verbs: allVerbs, NoKindMetaChecks: true,
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 			resource.PrinterColumn{Name: "AddressType", Type: "string", Description: "addressType specifies the type of address carried by this EndpointSlice. All addresses in this slice must be the same type. This field is immutable after creation. The following address types are currently supported: * IPv4: Represents an IPv4 Address. * IPv6: Represents an IPv6 Address. * FQDN: Represents a Fully Qualified Domain Name. (Deprecated) The EndpointSlice controller only generates, and kube-proxy only processes, slices of addressType \"IPv4\" and \"IPv6\". No semantics are defined for the \"FQDN\" type.", JSONPath: ".addressType"},
@@ -86,6 +86,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Endpoints", Type: "string", Description: "endpoints is a list of unique endpoints in this slice. Each slice may include a maximum of 1000 endpoints.", Cell: endpointSliceEndpoints},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{Default: corev1.DefaultEndpointSlice, PrepareCreate: corev1.PrepareEndpointSliceCreate, PrepareUpdate: corev1.PrepareEndpointSliceUpdate, Validate: corev1.ValidateEndpointSlice},
 	}},
 	{def: "io.k8s.api.coordination.v1.Lease", res: resource.Resource{
 		Group: "coordination.k8s.io", Version: "v1", Resource: "leases", Singular: "lease", Kind: "Lease", ListKind: "LeaseList",
@@ -118,6 +119,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Limit", Type: "string", Description: "Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.", Cell: quotaLimit},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{Validate: corev1.ValidateResourceQuota},
 	}},
 	{def: "io.k8s.api.core.v1.PersistentVolumeClaim", res: resource.Resource{
 		Version: "v1", Resource: "persistentvolumeclaims", Singular: "persistentvolumeclaim", Kind: "PersistentVolumeClaim", ListKind: "PersistentVolumeClaimList",
@@ -140,7 +142,7 @@ var kindsCatalogue = []entry{
 	{def: "io.k8s.api.core.v1.PersistentVolume", res: resource.Resource{
 		Version: "v1", Resource: "persistentvolumes", Singular: "persistentvolume", Kind: "PersistentVolume", ListKind: "PersistentVolumeList",
 		ShortNames: []string{"pv"}, Verbs: allVerbs,
-		NoGeneration: true, DeleteReturnsObject: true, Status: true,
+		NoGeneration: true, DeleteReturnsObject: true, Status: true, NoKindMetaChecks: true,
 		SelectableFields: []string{"name"},
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
@@ -155,6 +157,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 			resource.PrinterColumn{Name: "VolumeMode", Type: "string", Priority: 1, Description: "volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state. Value of Filesystem is implied when not included in spec.", Cell: volumeModeCell},
 		},
+		Hooks: resource.Hooks{Default: corev1.DefaultPV, Validate: corev1.ValidatePV},
 	}},
 	{def: "io.k8s.api.storage.v1.StorageClass", res: resource.Resource{
 		Group: "storage.k8s.io", Version: "v1", Resource: "storageclasses", Singular: "storageclass", Kind: "StorageClass", ListKind: "StorageClassList",
