@@ -19,8 +19,8 @@ import (
 // kube-apiserver v1.37.2 serves them, with their schemas, discovery facts
 // (short names, categories, subresources, scope) and Table columns read
 // from the real server; their descriptions are the real server's column
-// descriptions. Their type-specific validation is not built yet, except
-// Node's taints (see the README's "Not built yet"); RBAC objects are
+// descriptions. Each has its type-specific validation (Node's only its
+// taints; see the README's "Not built yet"); RBAC objects are
 // stored, authorization stays off (every request is allowed). events.k8s.io/v1 Events are a View of
 // the core/v1 Events: one stored object, two APIs, as on the real server.
 // The entries are literals throughout (no helper calls), so that the

@@ -129,10 +129,8 @@ func validatePV(obj map[string]any) field.ErrorList {
 		errs = append(errs, field.NotSupported(cp, jsonValue(canon), []string{"storage"}))
 	}
 	for _, k := range Keys(capacity) {
+		errs = append(errs, basicResource(capacity[k], cp.Key(k))...)
 		if q, ok := ParseQuantity(capacity[k]); ok {
-			if q.ScaledValue(0) < 0 {
-				errs = append(errs, field.Invalid(cp.Key(k), q.ScaledValue(0), "must be a valid resource quantity"))
-			}
 			if q.Sign() <= 0 {
 				errs = append(errs, field.Invalid(cp.Key(k), q.String(), IsNotPositiveErrorMsg))
 			}
