@@ -169,7 +169,7 @@ func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) 
 	gr := apierr.GR{Group: res.Group, Resource: res.Resource}
 	m := meta(obj)
 	if str(m, "name") == "" && str(m, "generateName") == "" {
-		return nil, apierr.Invalid(apierr.GK{Group: res.Group, Kind: res.Kind}, "", validateMeta(res, obj, nil))
+		return nil, apierr.Invalid(objectGK(res), "", validateMeta(res, obj, nil))
 	}
 	s.prepareCreate(res, obj)
 	name := str(m, "name")
@@ -216,7 +216,7 @@ func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) 
 			result = jsonx.CopyObject(obj)
 			return store.NoOp(), nil
 		}
-		b, err := encodeForStore(obj, next)
+		b, err := encodeForStore(res, obj, next)
 		if err != nil {
 			return store.NoOp(), err
 		}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/kubesandbox/kubesandbox/core/store"
 )
 
 // pods/eviction (core/builtin/eviction.go) against PodDisruptionBudgets
@@ -74,7 +76,21 @@ func TestPodEviction(t *testing.T) {
 		{name: "budget needs more", pod: "b", body: eviction("b", ""), setup: func() { pdbStatus(t, s, "web", 1, 1, 0) }, code: 429, message: budgetSays,
 			cause: "The disruption budget web needs 1 healthy pods and has 1 currently"},
 		{name: "negative budget", pod: "b", body: eviction("b", ""), setup: func() {
-			mustDo(t, s, 200, "PATCH", pdbsPath+"/web/status", hooksMerge, `{"status":{"disruptionsAllowed":-1}}`)
+			// policy/v1 status writes refuse a negative count (a v1beta1
+			// client could write one); set it in storage
+			res := s.reg.lookup("policy", "v1", "poddisruptionbudgets")
+			_, _, err := s.store.Update(storageKey(res, "default", "web"), func(cur *store.KV, next store.Revision) (store.Op, error) {
+				obj, err := decodeStoredFor(res, *cur)
+				if err != nil {
+					return store.NoOp(), err
+				}
+				obj["status"].(map[string]any)["disruptionsAllowed"] = int64(-1)
+				b, err := encodeForStore(res, obj, next)
+				return store.PutOp(b), err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
 		}, code: 403, reason: "Forbidden", message: `poddisruptionbudget.policy "web" is forbidden: pdb disruptions allowed is negative`,
 			cause: "The disruption budget web does not allow evicting pods currently: pdb disruptions allowed is negative"},
 		{name: "two budgets", pod: "b", body: eviction("b", ""), setup: func() {

@@ -256,7 +256,7 @@ func TestRestartResumesDeletions(t *testing.T) {
 			}
 			meta(obj)["deletionTimestamp"] = "2026-01-01T00:00:00Z"
 			change(obj)
-			b, err := encodeForStore(obj, next)
+			b, err := encodeForStore(res, obj, next)
 			return store.PutOp(b), err
 		})
 		if err != nil {

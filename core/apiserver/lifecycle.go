@@ -84,7 +84,7 @@ func (c cluster) EmptyNamespace(ns string) resource.NamespaceContent {
 	var pods *resource.Resource
 	var rest []*resource.Resource
 	for _, res := range c.s.reg.all() {
-		if !res.Namespaced || (res.StorageVersion != "" && res.StorageVersion != res.Version) {
+		if !res.Namespaced || (res.StorageVersion != "" && res.StorageVersion != res.Version) || res.View != nil {
 			continue
 		}
 		if res.Group == "" && res.Resource == "pods" {

@@ -13,10 +13,10 @@ import (
 // decoding and re-encoding every item (the slow part of a 10,000-item list).
 
 // canWriteRawList reports whether the list can be spliced: JSON out, no
-// Table, and objects stored in the version asked for.
+// Table, and objects stored in the version (and group) asked for.
 func (q *request) canWriteRawList() bool {
 	return q.out.media == mediaJSON && !q.out.table && q.out.partial == "" &&
-		(q.res.StorageVersion == "" || q.res.StorageVersion == q.res.Version)
+		(q.res.StorageVersion == "" || q.res.StorageVersion == q.res.Version) && q.res.View == nil
 }
 
 func (q *request) writeRawList(kvs []store.KV, lm map[string]any) error {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/field"
-	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 	"github.com/kubesandbox/kubesandbox/core/selector"
 	"github.com/kubesandbox/kubesandbox/core/store"
@@ -247,7 +246,7 @@ func (q *request) list() error {
 	var filter func(store.KV) bool
 	if match != nil {
 		filter = func(kv store.KV) bool {
-			obj, err := jsonx.DecodeObject(kv.Value)
+			obj, err := q.decodeStored(kv)
 			return err == nil && match(obj)
 		}
 	}

@@ -77,13 +77,17 @@ func (q *request) gk() apierr.GK { return apierr.GK{Group: q.res.Group, Kind: q.
 
 // storageKey is /<group>/<resource>/<namespace>/<name> (namespace left
 // out for cluster-scoped resources). Every version of a resource shares
-// its keys, so objects are listed in namespace, then name order.
+// its keys, so objects are listed in namespace, then name order; a View
+// uses the keys of the group it views (events.k8s.io events: /core/events/).
 func storageKey(res *resource.Resource, ns, name string) string {
 	return storagePrefix(res, ns) + name
 }
 
 func storagePrefix(res *resource.Resource, ns string) string {
 	g := res.Group
+	if res.View != nil {
+		g = res.View.Group
+	}
 	if g == "" {
 		g = "core"
 	}
@@ -122,6 +126,9 @@ func decodeStoredFor(res *resource.Resource, kv store.KV) (object, error) {
 	obj, err := jsonx.DecodeObject(kv.Value)
 	if err != nil {
 		return nil, apierr.Internal(err)
+	}
+	if res.View != nil {
+		obj = res.View.FromStorage(obj)
 	}
 	obj["apiVersion"] = res.GroupVersion()
 	return obj, nil

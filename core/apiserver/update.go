@@ -163,7 +163,7 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun b
 			out = obj
 			return store.NoOp(), nil
 		}
-		b, err := encodeForStore(obj, next)
+		b, err := encodeForStore(res, obj, next)
 		if err != nil {
 			return store.NoOp(), err
 		}

@@ -254,15 +254,29 @@ func (s *Server) validate(res *resource.Resource, obj, old object) error {
 		errs, warnings = append(errs, ruleErrs...), w
 	}
 	if len(errs) > 0 {
-		return withWarnings(apierr.Invalid(apierr.GK{Group: res.Group, Kind: res.Kind}, metaStr(obj, "name"), errs), warnings)
+		return withWarnings(apierr.Invalid(objectGK(res), metaStr(obj, "name"), errs), warnings)
 	}
 	s.keepWarnings(obj, warnings)
 	return nil
 }
 
-// encodeForStore stamps the revision and serialises.
-func encodeForStore(obj object, rev store.Revision) ([]byte, error) {
+// objectGK is the group and kind an Invalid error names: the real
+// registry's, the object's internal kind (an events.k8s.io Event's is
+// core's Event).
+func objectGK(res *resource.Resource) apierr.GK {
+	if res.View != nil {
+		return apierr.GK{Group: res.View.Group, Kind: res.Kind}
+	}
+	return apierr.GK{Group: res.Group, Kind: res.Kind}
+}
+
+// encodeForStore stamps the revision and serialises (a View's object as
+// the group it views stores it).
+func encodeForStore(res *resource.Resource, obj object, rev store.Revision) ([]byte, error) {
 	meta(obj)["resourceVersion"] = strconv.FormatInt(int64(rev), 10)
+	if res.View != nil {
+		return jsonx.Marshal(res.View.ToStorage(obj))
+	}
 	return jsonx.Marshal(obj)
 }
 

@@ -60,7 +60,7 @@ var catalogue = []entry{
 	{def: "io.k8s.api.core.v1.Event", res: resource.Resource{
 		Version: "v1", Resource: "events", Singular: "event", Kind: "Event", ListKind: "EventList",
 		Namespaced: true, ShortNames: []string{"ev"}, Verbs: allVerbs,
-		NoGeneration: true,
+		NoGeneration: true, NoKindMetaChecks: true,
 		SelectableFields: []string{
 			"involvedObject.kind", "involvedObject.namespace", "involvedObject.name", "involvedObject.uid",
 			"involvedObject.apiVersion", "involvedObject.resourceVersion", "involvedObject.fieldPath",

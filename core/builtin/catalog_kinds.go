@@ -19,17 +19,18 @@ import (
 // kube-apiserver v1.37.2 serves them, with their schemas, discovery facts
 // (short names, categories, subresources, scope) and Table columns read
 // from the real server; their descriptions are the real server's column
-// descriptions. Their type-specific validation is not built yet, except
-// Node's taints (see the README's "Not built yet"); RBAC objects are
-// stored, authorization stays off (every request is allowed). events.k8s.io/v1 Events are kept apart from
-// core/v1 Events: the real server stores both in one place (not yet here).
+// descriptions. Each has its type-specific validation (Node's only its
+// taints; see the README's "Not built yet"); RBAC objects are
+// stored, authorization stays off (every request is allowed). events.k8s.io/v1 Events are a View of
+// the core/v1 Events: one stored object, two APIs, as on the real server.
 // The entries are literals throughout (no helper calls), so that the
 // compiler lays them out as static data instead of init code.
 var kindsCatalogue = []entry{
 	{def: "io.k8s.api.events.v1.Event", res: resource.Resource{
 		Group: "events.k8s.io", Version: "v1", Resource: "events", Singular: "event", Kind: "Event", ListKind: "EventList",
 		Namespaced: true, ShortNames: []string{"ev"}, Verbs: allVerbs,
-		NoGeneration:     true,
+		NoGeneration: true, NoKindMetaChecks: true,
+		View:             &resource.View{ToStorage: corev1.EventToCore, FromStorage: corev1.EventFromCore},
 		SelectableFields: []string{"reason", "regarding.kind", "regarding.namespace", "regarding.name", "regarding.uid", "regarding.apiVersion", "regarding.resourceVersion", "regarding.fieldPath", "reportingController", "type"},
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Last Seen", Type: "string", Description: "The time at which the most recent occurrence of this event was recorded.", Cell: eventsV1LastSeen},
@@ -43,7 +44,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Count", Type: "string", Priority: 1, Description: "The number of times this event has occurred.", Cell: eventsV1Count},
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Priority: 1, Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 		},
-		Hooks: resource.Hooks{Default: defaultEventsV1},
+		Hooks: resource.Hooks{Default: defaultEventsV1, Validate: corev1.ValidateEventsV1},
 	}},
 	{def: "io.k8s.api.core.v1.Node", res: resource.Resource{
 		Version: "v1", Resource: "nodes", Singular: "node", Kind: "Node", ListKind: "NodeList",
@@ -77,7 +78,7 @@ var kindsCatalogue = []entry{
 	}},
 	{def: "io.k8s.api.discovery.v1.EndpointSlice", res: resource.Resource{
 		Group: "discovery.k8s.io", Version: "v1", Resource: "endpointslices", Singular: "endpointslice", Kind: "EndpointSlice", ListKind: "EndpointSliceList",
-		Namespaced: true, Verbs: allVerbs,
+		Namespaced: true, Verbs: allVerbs, NoKindMetaChecks: true,
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 			resource.PrinterColumn{Name: "AddressType", Type: "string", Description: "addressType specifies the type of address carried by this EndpointSlice. All addresses in this slice must be the same type. This field is immutable after creation. The following address types are currently supported: * IPv4: Represents an IPv4 Address. * IPv6: Represents an IPv6 Address. * FQDN: Represents a Fully Qualified Domain Name. (Deprecated) The EndpointSlice controller only generates, and kube-proxy only processes, slices of addressType \"IPv4\" and \"IPv6\". No semantics are defined for the \"FQDN\" type.", JSONPath: ".addressType"},
@@ -85,6 +86,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Endpoints", Type: "string", Description: "endpoints is a list of unique endpoints in this slice. Each slice may include a maximum of 1000 endpoints.", Cell: endpointSliceEndpoints},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{Default: corev1.DefaultEndpointSlice, PrepareCreate: corev1.PrepareEndpointSliceCreate, PrepareUpdate: corev1.PrepareEndpointSliceUpdate, Validate: corev1.ValidateEndpointSlice},
 	}},
 	{def: "io.k8s.api.coordination.v1.Lease", res: resource.Resource{
 		Group: "coordination.k8s.io", Version: "v1", Resource: "leases", Singular: "lease", Kind: "Lease", ListKind: "LeaseList",
@@ -117,6 +119,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Limit", Type: "string", Description: "Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.", Cell: quotaLimit},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
+		Hooks: resource.Hooks{Validate: corev1.ValidateResourceQuota},
 	}},
 	{def: "io.k8s.api.core.v1.PersistentVolumeClaim", res: resource.Resource{
 		Version: "v1", Resource: "persistentvolumeclaims", Singular: "persistentvolumeclaim", Kind: "PersistentVolumeClaim", ListKind: "PersistentVolumeClaimList",
@@ -139,7 +142,7 @@ var kindsCatalogue = []entry{
 	{def: "io.k8s.api.core.v1.PersistentVolume", res: resource.Resource{
 		Version: "v1", Resource: "persistentvolumes", Singular: "persistentvolume", Kind: "PersistentVolume", ListKind: "PersistentVolumeList",
 		ShortNames: []string{"pv"}, Verbs: allVerbs,
-		NoGeneration: true, DeleteReturnsObject: true, Status: true,
+		NoGeneration: true, DeleteReturnsObject: true, Status: true, NoKindMetaChecks: true,
 		SelectableFields: []string{"name"},
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
@@ -154,6 +157,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 			resource.PrinterColumn{Name: "VolumeMode", Type: "string", Priority: 1, Description: "volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state. Value of Filesystem is implied when not included in spec.", Cell: volumeModeCell},
 		},
+		Hooks: resource.Hooks{Default: corev1.DefaultPV, Validate: corev1.ValidatePV},
 	}},
 	{def: "io.k8s.api.storage.v1.StorageClass", res: resource.Resource{
 		Group: "storage.k8s.io", Version: "v1", Resource: "storageclasses", Singular: "storageclass", Kind: "StorageClass", ListKind: "StorageClassList",

@@ -29,6 +29,8 @@ type eventLease struct {
 	modRev  store.Revision
 }
 
+// isEventKey: both APIs store Events under /core/events/; the second
+// prefix is where snapshots of older builds kept events.k8s.io's.
 func isEventKey(key string) bool {
 	return strings.HasPrefix(key, "/core/events/") || strings.HasPrefix(key, "/events.k8s.io/events/")
 }

@@ -37,8 +37,8 @@ import (
 // message is not recorded again (kube-scheduler's queueing hints would
 // not retry it on the many status writes of other Pods either).
 // Its events are core/v1 Events with source default-scheduler (the real
-// one writes events.k8s.io/v1 Events, which this server stores apart
-// from core/v1's, so `kubectl describe` would not show them).
+// one writes events.k8s.io/v1 Events; both APIs serve the same stored
+// Events, so `kubectl describe` shows them either way).
 
 const (
 	schedulerName = "default-scheduler"

@@ -70,6 +70,10 @@ type Resource struct {
 	// StorageVersion is the version objects are stored in, for CRDs with
 	// several versions; "" means Version.
 	StorageVersion string
+	// View, if set, makes the resource a view of another group's objects:
+	// one stored object, two APIs (events.k8s.io/v1 Events are core/v1
+	// Events in storage, as kube-apiserver's cohabiting resources are).
+	View *View
 
 	// NoGeneration: objects carry no metadata.generation (ConfigMap,
 	// Secret, Namespace, ...).
@@ -86,6 +90,18 @@ type Resource struct {
 	DeleteReturnsObject bool
 
 	Hooks Hooks
+}
+
+// View converts between a resource's objects and the objects stored
+// under another group's keys (the same resource name). Example, an
+// events.k8s.io/v1 Event {"note":"Pulled","regarding":{...}} is stored as
+// the core/v1 Event {"message":"Pulled","involvedObject":{...}}.
+type View struct {
+	Group string // the storing group ("" for core)
+	// ToStorage turns a written object (resourceVersion set) into the
+	// stored one; FromStorage turns a stored one into the resource's.
+	// Both return a new top-level map and may share the nested values.
+	ToStorage, FromStorage func(Object) Object
 }
 
 // Scale describes where a scale subresource reads and writes.

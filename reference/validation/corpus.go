@@ -307,6 +307,12 @@ func splitPath(p string) []string {
 			return []string{strings.TrimSuffix(pre, "."), p[len(pre):]}
 		}
 	}
+	// so do resource lists (spec.hard.requests.cpu, status.capacity.storage)
+	for _, pre := range []string{"spec.hard.", "status.hard.", "status.used.", "spec.capacity."} {
+		if strings.HasPrefix(p, pre) {
+			return append(strings.Split(strings.TrimSuffix(pre, "."), "."), p[len(pre):])
+		}
+	}
 	return strings.Split(p, ".")
 }
 

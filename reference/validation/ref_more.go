@@ -1,6 +1,7 @@
 package validation
 
 import (
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -35,6 +36,7 @@ import (
 	"k8s.io/kubernetes/pkg/apis/storage"
 	_ "k8s.io/kubernetes/pkg/apis/storage/install"
 	storagevalidation "k8s.io/kubernetes/pkg/apis/storage/validation"
+	volumevalidation "k8s.io/kubernetes/pkg/volume/validation"
 )
 
 // refMore runs the strategies of the kinds issue 12 added (networking,
@@ -165,11 +167,13 @@ func refMore(gvk schema.GroupVersionKind, obj, old runtime.Object) (errs field.E
 		if old == nil {
 			o.Status = core.PersistentVolumeStatus{Phase: core.VolumePending}
 			errs = corevalidation.ValidatePersistentVolume(o, corevalidation.ValidationOptionsForPersistentVolume(o, nil))
+			errs = append(errs, volumevalidation.ValidatePersistentVolume(o)...)
 		} else {
 			op := old.(*core.PersistentVolume)
 			o.Status = op.Status
 			opts := corevalidation.ValidationOptionsForPersistentVolume(o, op)
 			errs = corevalidation.ValidatePersistentVolume(o, opts)
+			errs = append(errs, volumevalidation.ValidatePersistentVolume(o)...)
 			errs = append(errs, corevalidation.ValidatePersistentVolumeUpdate(o, op, opts)...)
 		}
 	case *core.LimitRange:
@@ -190,6 +194,11 @@ func refMore(gvk schema.GroupVersionKind, obj, old runtime.Object) (errs field.E
 			errs = corevalidation.ValidateEndpointsUpdate(o, old.(*core.Endpoints))
 		}
 	case *discovery.EndpointSlice:
+		var oe *discovery.EndpointSlice
+		if old != nil {
+			oe = old.(*discovery.EndpointSlice)
+		}
+		dropTopologyOnV1(oe, o)
 		if old == nil {
 			errs = discoveryvalidation.ValidateEndpointSliceCreate(o)
 		} else {
@@ -242,4 +251,30 @@ func hpaOptions(n, o *autoscaling.HorizontalPodAutoscaler) autoscalingvalidation
 		}
 	}
 	return opts
+}
+
+// dropTopologyOnV1 is the endpointslice strategy's (unexported) for a v1
+// request: deprecatedTopology is dropped unless an update leaves the
+// endpoints as they were; an endpoint without nodeName takes the hostname
+// label's node if the old slice named it.
+func dropTopologyOnV1(oldEPS, newEPS *discovery.EndpointSlice) {
+	if oldEPS != nil && apiequality.Semantic.DeepEqual(oldEPS.Endpoints, newEPS.Endpoints) {
+		return
+	}
+	prev := map[string]bool{}
+	if oldEPS != nil {
+		for _, ep := range oldEPS.Endpoints {
+			if n := ep.DeprecatedTopology["kubernetes.io/hostname"]; n != "" {
+				prev[n] = true
+			}
+		}
+	}
+	for i := range newEPS.Endpoints {
+		ep := &newEPS.Endpoints[i]
+		n, ok := ep.DeprecatedTopology["kubernetes.io/hostname"]
+		if ep.NodeName == nil && ok && prev[n] && len(corevalidation.ValidateNodeName(n, false)) == 0 {
+			ep.NodeName = &n
+		}
+		ep.DeprecatedTopology = nil
+	}
 }

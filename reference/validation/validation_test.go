@@ -200,7 +200,7 @@ type tally struct {
 }
 
 var (
-	podDiffRE      = regexp.MustCompile(`((?:pod updates may not change fields other than|spec is immutable after creation except) [^\n]*)\n(?s:.*)$`)
+	podDiffRE      = regexp.MustCompile(`((?:pod updates may not change fields other than|spec is immutable after creation except|spec.persistentvolumesource is immutable after creation)[^\n]*)\n(?s:.*)$`)
 	immutableTmpRE = regexp.MustCompile(`^(FieldValueInvalid\|[a-zA-Z.]*template\|Invalid value: )(?s:.*)(: field is immutable)$`)
 )
 

@@ -116,7 +116,19 @@ func ValidateHPA(obj, old map[string]any) field.ErrorList {
 			}
 		}
 	}
-	return errs
+	if old == nil {
+		return errs
+	}
+	// ValidateHorizontalPodAutoscalerStatusUpdate beyond metadata, on every
+	// update (a write of the main resource keeps the stored status)
+	st, sp := Obj(obj, "status"), field.NewPath("status")
+	for i, c := range Objs(st, "conditions") {
+		if g, ok := IntOK(c, "observedGeneration"); ok {
+			errs = append(errs, NonNegative(g, sp.Child("conditions").Index(i).Child("observedGeneration"))...)
+		}
+	}
+	errs = append(errs, NonNegative(Int(st, "currentReplicas"), sp.Child("currentReplicas"))...)
+	return append(errs, NonNegative(Int(st, "desiredReplicas"), sp.Child("desiredReplicas"))...)
 }
 
 // apiVersionErr is ValidateAPIVersion's error text ("" when valid).

@@ -224,9 +224,10 @@ func (q Quantity) String() string {
 	return s + "e" + itoa(int64(e))
 }
 
-// ScaledValue is the quantity in units of 10^scale, rounded up (as
-// resource.Quantity.ScaledValue): "100m".ScaledValue(-3) is 100,
-// "1Gi".ScaledValue(0) is 1073741824, "1.5m".ScaledValue(-3) is 2.
+// ScaledValue is the quantity in units of 10^scale, rounded away from
+// zero (as resource.Quantity.ScaledValue): "100m".ScaledValue(-3) is 100,
+// "1Gi".ScaledValue(0) is 1073741824, "1.5m".ScaledValue(-3) is 2,
+// "-500m".ScaledValue(0) is -1.
 func (q Quantity) ScaledValue(scale int) int64 {
 	if q.m == nil {
 		return 0
@@ -239,8 +240,8 @@ func (q Quantity) ScaledValue(scale int) int64 {
 	}
 	div := new(big.Int).Exp(big10, big.NewInt(int64(-d)), nil)
 	quo, rem := new(big.Int).QuoRem(v, div, new(big.Int))
-	if rem.Sign() > 0 {
-		quo.Add(quo, big.NewInt(1))
+	if rem.Sign() != 0 { // away from zero, as kube's negativeScaleInt64
+		quo.Add(quo, big.NewInt(int64(rem.Sign())))
 	}
 	return quo.Int64()
 }

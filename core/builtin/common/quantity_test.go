@@ -32,3 +32,21 @@ func TestQuantityCmp(t *testing.T) {
 		t.Errorf("cmp: %d %d %d", a.Cmp(b), c.Cmp(b), b.Cmp(c))
 	}
 }
+
+// ScaledValue rounds away from zero, as resource.Quantity.ScaledValue
+// (validateBasicResource reports -500m as -1).
+func TestQuantityScaledValue(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		scale int
+		want  int64
+	}{
+		{"100m", -3, 100}, {"1Gi", 0, 1073741824}, {"1.5m", -3, 2}, {"500m", 0, 1},
+		{"-500m", 0, -1}, {"-1.5m", -3, -2}, {"-1Gi", 0, -1073741824}, {"0", 0, 0},
+	} {
+		q, _ := ParseQuantity(c.in)
+		if got := q.ScaledValue(c.scale); got != c.want {
+			t.Errorf("%s.ScaledValue(%d) = %d, want %d", c.in, c.scale, got, c.want)
+		}
+	}
+}

@@ -104,6 +104,71 @@ func ValidatePVC(obj, old map[string]any) field.ErrorList {
 	errs = append(errs, validatePVCSpec(spec, field.NewPath("spec"), lax, invalidGroup)...)
 	if old != nil {
 		errs = append(errs, validatePVCUpdate(obj, old)...)
+		errs = append(errs, validatePVCStatus(obj)...)
+	}
+	return errs
+}
+
+// validatePVCStatus is ValidatePersistentVolumeClaimStatusUpdate beyond
+// metadata and access modes (RecoverVolumeExpansionFailure on), run on
+// every update (a write of the main resource keeps the stored status):
+// capacity quantities, health condition reasons, allocated resources and
+// their resize statuses.
+func validatePVCStatus(obj map[string]any) field.ErrorList {
+	st, sp := Obj(obj, "status"), field.NewPath("status")
+	var errs field.ErrorList
+	capacity := Obj(st, "capacity")
+	for _, k := range Keys(capacity) {
+		errs = append(errs, basicResource(capacity[k], sp.Child("capacity").Key(k))...)
+	}
+	for i, c := range Objs(Obj(st, "healthStatus"), "healthConditions") {
+		if r := Str(c, "reason"); r != "" {
+			errs = append(errs, ValidateConditionReason(r, sp.Child("healthStatus", "healthConditions").Index(i).Child("reason"))...)
+		}
+	}
+	rp := sp.Child("allocatedResourceStatuses")
+	statuses := StrMap(st, "allocatedResourceStatuses")
+	for _, k := range Keys(statuses) {
+		errs = append(errs, pvcResourceKey(k, rp)...)
+		switch statuses[k] {
+		case "ControllerResizeInProgress", "ControllerResizeInfeasible", "NodeResizePending", "NodeResizeInProgress", "NodeResizeInfeasible":
+		default:
+			errs = append(errs, field.NotSupported(rp, k, []string{"ControllerResizeInProgress", "ControllerResizeInfeasible", "NodeResizeInProgress", "NodeResizeInfeasible", "NodeResizePending"}))
+		}
+	}
+	ap := sp.Child("allocatedResources")
+	alloc := Obj(st, "allocatedResources")
+	for _, k := range Keys(alloc) {
+		if e := pvcResourceKey(k, ap); len(e) > 0 {
+			errs = append(errs, e...)
+			continue
+		}
+		if e := basicResource(alloc[k], ap.Key(k)); len(e) > 0 {
+			errs = append(errs, e...)
+		} else {
+			errs = append(errs, validateQuantityValue("storage", alloc[k], ap.Key(k))...)
+		}
+	}
+	return errs
+}
+
+// basicResource is validateBasicResource: the quantity's integer value
+// (rounded up) is not negative.
+func basicResource(v any, p *field.Path) field.ErrorList {
+	if q, ok := ParseQuantity(v); ok && q.ScaledValue(0) < 0 {
+		return field.ErrorList{field.Invalid(p, q.ScaledValue(0), "must be a valid resource quantity")}
+	}
+	return nil
+}
+
+// pvcResourceKey is validatePersistentVolumeClaimResourceKey.
+func pvcResourceKey(k string, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for _, m := range validation.IsQualifiedName(k) {
+		errs = append(errs, field.Invalid(p, k, m))
+	}
+	if len(errs) == 0 && isNative(k) && k != "storage" {
+		errs = append(errs, field.NotSupported(p, k, []string{"storage"}))
 	}
 	return errs
 }

@@ -40,6 +40,40 @@ func ValidateIngress(obj, old map[string]any) field.ErrorList {
 		if set && Has(spec, "ingressClassName") && ann != Str(spec, "ingressClassName") {
 			errs = append(errs, field.Invalid(field.NewPath("annotations").Child(annotationIngressClass), ann, "must match `ingressClassName` when both are specified"))
 		}
+		return errs
+	}
+	return append(errs, validateIngressStatus(obj, old)...)
+}
+
+// validateIngressStatus is ValidateIngressLoadBalancerStatus, the check
+// of ValidateIngressStatusUpdate beyond metadata. It runs on every update
+// (a write of the main resource keeps the stored status, which passed):
+// IPs valid (or unchanged from the old status), hostnames DNS names.
+//
+//	status: {loadBalancer: {ingress: [{hostname: 10.0.0.1}]}}
+//	→ status.loadBalancer.ingress[0].hostname: Invalid value: "10.0.0.1": must be a DNS name, not an IP address
+func validateIngressStatus(obj, old map[string]any) field.ErrorList {
+	var oldIPs []string
+	for _, in := range Objs(Obj(Obj(old, "status"), "loadBalancer"), "ingress") {
+		if ip := Str(in, "ip"); ip != "" {
+			oldIPs = append(oldIPs, ip)
+		}
+	}
+	var errs field.ErrorList
+	p := field.NewPath("status", "loadBalancer", "ingress")
+	for i, in := range Objs(Obj(Obj(obj, "status"), "loadBalancer"), "ingress") {
+		ip := p.Index(i)
+		if v := Str(in, "ip"); v != "" {
+			errs = append(errs, IsValidIPForLegacyField(ip.Child("ip"), v, oldIPs)...)
+		}
+		if h := Str(in, "hostname"); h != "" {
+			for _, m := range validation.IsDNS1123Subdomain(h) {
+				errs = append(errs, field.Invalid(ip.Child("hostname"), h, m))
+			}
+			if _, isIP := ParseIPSloppy(h); isIP {
+				errs = append(errs, field.Invalid(ip.Child("hostname"), h, "must be a DNS name, not an IP address"))
+			}
+		}
 	}
 	return errs
 }

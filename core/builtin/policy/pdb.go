@@ -40,6 +40,16 @@ func ValidatePodDisruptionBudget(obj, old map[string]any) field.ErrorList {
 			errs = append(errs, field.NotSupported(p.Child("unhealthyPodEvictionPolicy"), v, []string{"AlwaysAllow", "IfHealthyBudget"}))
 		}
 	}
+	if old == nil {
+		return errs
+	}
+	// ValidatePodDisruptionBudgetStatusUpdate (policy/v1), on every update
+	// (a write of the main resource keeps the stored status)
+	st, sp := Obj(obj, "status"), field.NewPath("status")
+	errs = append(errs, ValidateConditions(Objs(st, "conditions"), sp.Child("conditions"))...)
+	for _, k := range []string{"disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods"} {
+		errs = append(errs, NonNegative(Int(st, k), sp.Child(k))...)
+	}
 	return errs
 }
 
