@@ -99,6 +99,18 @@ func Descriptions(schemas Document) (map[string]any, error) {
 		}
 		return nil
 	}
+	// the apimachinery definitions core/openapi writes beside the generated
+	// ones (its index.go's metaJSON)
+	for _, kind := range []string{"ListMeta", "Status", "StatusDetails", "StatusCause", "DeleteOptions", "Preconditions", "Patch"} {
+		name := "io.k8s.apimachinery.pkg.apis.meta.v1." + kind
+		props := map[string]bool{}
+		for p := range byName[name].Schema.Properties {
+			props[p] = true
+		}
+		if err := add(name, props, false); err != nil {
+			return nil, err
+		}
+	}
 	for name, s := range schemas.Definitions {
 		props := map[string]bool{}
 		for p := range s.Properties {
