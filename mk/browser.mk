@@ -38,6 +38,7 @@ wasm:
 
 web-dist: wasm
 	cp web/sandbox.js web/sw.js web/sw-cache.js web/worker.js $(WEB_DIST)/
+	cp core/builtin/descriptions.json $(WEB_DIST)/kubesandbox-docs.json
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB_DIST)/wasm_exec.js
 
 web-baseline:

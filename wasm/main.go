@@ -71,6 +71,7 @@ const controllersAfter = time.Second
 
 func main() {
 	jsglue.MarkMain()
+	installDocs()
 	// The built-in catalogue (schemas) is not loaded here: a restored
 	// sandbox answers reads without it, and the first request that needs a
 	// schema (a write, SSA, OpenAPI) decodes it (resource.LoadSchema).

@@ -24,7 +24,10 @@ function kubesandboxOfflineCache({ isAPI, runtime = self.location.href }) {
   const CACHE_PREFIX = 'kubesandbox-v1-'; // bump when the cache layout changes
   const PAGES = CACHE_PREFIX + 'pages';
   const RUNTIME = CACHE_PREFIX + 'runtime-';
-  const ASSETS = ['worker.js', 'wasm_exec.js', 'kubesandbox.wasm', 'sandbox.js'].map((f) => new URL(f, runtime).href);
+  // kubesandbox-docs.json: the OpenAPI descriptions (kubectl explain), which
+  // the worker fetches on the first OpenAPI request; stored with the build
+  // it belongs to, so that explain works offline too.
+  const ASSETS = ['worker.js', 'wasm_exec.js', 'kubesandbox.wasm', 'sandbox.js', 'kubesandbox-docs.json'].map((f) => new URL(f, runtime).href);
   const SUM = new URL('kubesandbox.wasm.sha256', runtime).href;
   // kubectl (web/kubectl.js) is loaded on first use, never on install: its
   // wasm is stored when first fetched, and replaced when kubectl.wasm.sha256 changes.

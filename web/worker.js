@@ -28,6 +28,22 @@
 importScripts('wasm_exec.js');
 
 const WASM_URL = new URL('kubesandbox.wasm', self.location.href).href;
+// The descriptions of the built-in OpenAPI definitions (kubectl explain):
+// half a megabyte the wasm does not carry. Go asks for them the first
+// time an OpenAPI document is requested (wasm/docs.go): kubesandboxDocs()
+// → Promise<Uint8Array|null>; null (a failed fetch) leaves the documents
+// without descriptions until a later request tries again.
+const DOCS_URL = new URL('kubesandbox-docs.json', self.location.href).href;
+self.kubesandboxDocs = async () => {
+  try {
+    const resp = await fetch(DOCS_URL);
+    if (resp.ok) return new Uint8Array(await resp.arrayBuffer());
+    console.warn(`kubesandbox: fetching ${DOCS_URL}: HTTP ${resp.status}`);
+  } catch (err) {
+    console.warn(`kubesandbox: fetching ${DOCS_URL}: ${err}`);
+  }
+  return null;
+};
 const PARAMS = new URL(self.location.href).searchParams;
 // IndexedDB transaction durability: 'strict' waits for the disk flush,
 // 'relaxed' for the OS write (survives a crash of the browser, not of the

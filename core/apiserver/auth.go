@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/builtin"
+	"github.com/kubesandbox/kubesandbox/core/resource"
 )
 
 // RequireToken serves h only to requests that carry a bearer token it
@@ -21,7 +22,8 @@ import (
 //
 // Example: http.ListenAndServeTLS(addr, cert, key, apiserver.RequireToken(srv, "s3cret", time.Now))
 //
-// Who a request is does not change what it may do: everything is allowed.
+// Who a request is (request.user) does not change what it may do:
+// everything is allowed.
 func RequireToken(h http.Handler, token string, now func() time.Time) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if isHealthPath(r.URL.Path) || r.URL.Path == "/version" || r.URL.Path == "/version/" {
@@ -30,10 +32,28 @@ func RequireToken(h http.Handler, token string, now func() time.Time) http.Handl
 		}
 		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		got = strings.TrimSpace(got)
-		if ok && got != "" && (subtle.ConstantTimeCompare([]byte(got), []byte(token)) == 1 || builtin.ValidServiceAccountToken(got, now())) {
-			h.ServeHTTP(w, r)
-			return
+		if ok && got != "" {
+			_, sa := builtin.TokenUser(got, now())
+			if sa || subtle.ConstantTimeCompare([]byte(got), []byte(token)) == 1 {
+				h.ServeHTTP(w, r)
+				return
+			}
 		}
 		writeError(w, apierr.Unauthorized())
 	})
+}
+
+// user is who the request is (resource.User): the service account of a
+// bearer token this server issued (serviceaccounts/token) that has not
+// expired, else anonymous — also for the kubeconfig's token of
+// RequireToken, which is a password to the server rather than a user, and
+// for a token the server does not know (a real server answers that 401;
+// without RequireToken this one serves it as anonymous).
+func (q *request) user() resource.User {
+	if tok, ok := strings.CutPrefix(q.r.Header.Get("Authorization"), "Bearer "); ok {
+		if u, ok := builtin.TokenUser(strings.TrimSpace(tok), q.s.now()); ok {
+			return u
+		}
+	}
+	return resource.Anonymous()
 }

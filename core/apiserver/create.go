@@ -23,7 +23,7 @@ func (q *request) create() error {
 		return err
 	}
 	q.warnFinalizers(obj, nil)
-	out, err := q.s.createObject(q.res, obj, createOpts{manager: q.managerName(), dryRun: dry})
+	out, err := q.s.createObject(q.res, obj, createOpts{manager: q.managerName(), dryRun: dry, user: q.user()})
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func (q *request) answer() error {
 	if err != nil {
 		return err
 	}
-	out, err := q.res.Hooks.Answer(obj, q.s.timestamp())
+	out, err := q.res.Hooks.Answer(obj, q.s.timestamp(), q.user())
 	if err != nil {
 		return err
 	}
@@ -161,6 +161,8 @@ type createOpts struct {
 	// applied: the object came from server-side apply, whose field manager
 	// already set managedFields.
 	applied bool
+	// user: who creates it (nil: resource.Anonymous())
+	user resource.User
 }
 
 // createObject runs the create pipeline on a decoded, type-checked object
@@ -190,7 +192,7 @@ func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) 
 			delete(m, "managedFields")
 		}
 	}
-	prepareCreateHook(res, obj)
+	prepareCreateHook(res, obj, o.user)
 	if err := s.validate(res, obj, nil); err != nil {
 		return nil, err
 	}

@@ -175,7 +175,7 @@ func (q *request) apply(body []byte, force, dry bool, fv string) error {
 		if err != nil {
 			return patch.ToAPIError(err)
 		}
-		out, err := q.s.createObject(q.res, created, createOpts{manager: manager, dryRun: dry, applied: true})
+		out, err := q.s.createObject(q.res, created, createOpts{manager: manager, dryRun: dry, applied: true, user: q.user()})
 		if err == nil {
 			q.kindWarnings(out, nil)
 			return q.respond(http.StatusCreated, out)

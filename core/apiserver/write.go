@@ -141,10 +141,16 @@ func (s *Server) prepareCreate(res *resource.Resource, obj object) {
 // the field manager, as kube-apiserver runs admission and PrepareForCreate
 // after managedFields are computed: what they add (a pod's
 // serviceAccountName, priority and tolerations, a namespace's finalizer)
-// is owned by nobody.
-func prepareCreateHook(res *resource.Resource, obj object) {
+// is owned by nobody. Then Requester records who creates it.
+func prepareCreateHook(res *resource.Resource, obj object, user resource.User) {
 	if res.Hooks.PrepareCreate != nil {
 		res.Hooks.PrepareCreate(obj)
+	}
+	if res.Hooks.Requester != nil {
+		if user == nil {
+			user = resource.Anonymous()
+		}
+		res.Hooks.Requester(obj, user)
 	}
 }
 

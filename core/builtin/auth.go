@@ -17,22 +17,18 @@ import (
 // and anonymous authentication (pkg/registry/authentication,
 // pkg/registry/authorization; answers compared with the oracle).
 //
-// The sandbox checks no credentials, so every request is the one a real
-// server makes of a request without any: user "system:anonymous" in group
-// "system:unauthenticated". Everything is allowed; the only valid tokens
-// are those the sandbox issues (serviceaccounts/token), in TokenReview.
-
-// AnonymousUser and AnonymousGroup are who every request is.
-const (
-	AnonymousUser  = "system:anonymous"
-	AnonymousGroup = "system:unauthenticated"
-)
+// Who a request is (resource.User) comes from its bearer token: a service
+// account token the sandbox issued (serviceaccounts/token) is its service
+// account, as kube's service account authenticator makes it; a request
+// without one is what a real server makes of a request without
+// credentials: user "system:anonymous" in group "system:unauthenticated".
+// Everything is allowed whoever asks.
 
 func init() { catalogue = append(catalogue, reviewCatalogue...) }
 
 var createOnly = []string{"create"}
 
-func review(group, plural, kind string, namespaced bool, answer func(resource.Object, string) (resource.Object, error)) entry {
+func review(group, plural, kind string, namespaced bool, answer func(resource.Object, string, resource.User) (resource.Object, error)) entry {
 	return entry{def: "io.k8s.api." + strings.TrimSuffix(group, ".k8s.io") + ".v1." + kind, res: resource.Resource{
 		Group: group, Version: "v1", Resource: plural, Singular: plural[:len(plural)-1], Kind: kind,
 		Namespaced: namespaced, Verbs: createOnly, NoGeneration: true,
@@ -49,20 +45,20 @@ var reviewCatalogue = []entry{
 	review("authorization.k8s.io", "subjectaccessreviews", "SubjectAccessReview", false, accessReview(true, false)),
 }
 
-// answerSelfSubjectReview: a new object, the creation time and the user.
-func answerSelfSubjectReview(_ resource.Object, now string) (resource.Object, error) {
+// answerSelfSubjectReview: a new object, the creation time and the user
+// who asks (`kubectl auth whoami`).
+func answerSelfSubjectReview(_ resource.Object, now string, user resource.User) (resource.Object, error) {
 	return resource.Object{
 		"apiVersion": "authentication.k8s.io/v1", "kind": "SelfSubjectReview",
 		"metadata": map[string]any{"creationTimestamp": now},
-		"status": map[string]any{"userInfo": map[string]any{
-			"username": AnonymousUser, "groups": []any{AnonymousGroup}}},
+		"status":   map[string]any{"userInfo": user},
 	}, nil
 }
 
 // answerTokenReview: a service account token this server issued
 // (serviceaccounts/token, satoken.go) authenticates as its service account,
 // for the audiences asked (the issuer when none); any other token does not.
-func answerTokenReview(obj resource.Object, now string) (resource.Object, error) {
+func answerTokenReview(obj resource.Object, now string, _ resource.User) (resource.Object, error) {
 	spec := child(obj, "spec")
 	tok := str(spec, "token")
 	if tok == "" {
@@ -83,7 +79,7 @@ func answerTokenReview(obj resource.Object, now string) (resource.Object, error)
 
 // answerSelfSubjectRulesReview: everything, everywhere (a new object: the
 // spec is not echoed).
-func answerSelfSubjectRulesReview(obj resource.Object, _ string) (resource.Object, error) {
+func answerSelfSubjectRulesReview(obj resource.Object, _ string, _ resource.User) (resource.Object, error) {
 	if str(child(obj, "spec"), "namespace") == "" {
 		return nil, apierr.BadRequest("no namespace on request")
 	}
@@ -107,8 +103,8 @@ type nonResourceValue struct{ Path, Verb string }
 // pkg/apis/authorization/validation does (field and label selector
 // requirements and "metadata must be empty" are not checked), then
 // allowed.
-func accessReview(subject, local bool) func(resource.Object, string) (resource.Object, error) {
-	return func(obj resource.Object, _ string) (resource.Object, error) {
+func accessReview(subject, local bool) func(resource.Object, string, resource.User) (resource.Object, error) {
+	return func(obj resource.Object, _ string, _ resource.User) (resource.Object, error) {
 		spec := child(obj, "spec")
 		ra, nra := child(spec, "resourceAttributes"), child(spec, "nonResourceAttributes")
 		var nraValue any

@@ -38,6 +38,7 @@ import (
 // /approval write is a storage update, not recorded in managedFields.
 var csrHooks = func(h *resource.Hooks) {
 	h.PrepareCreate = csrPrepareCreate
+	h.Requester = csrRequester
 	h.PrepareUpdate = func(obj, old resource.Object) {
 		obj["spec"] = jsonx.DeepCopy(old["spec"])
 		obj["status"] = jsonx.DeepCopy(old["status"])
@@ -52,11 +53,19 @@ var csrGK = apierr.GK{Group: "certificates.k8s.io", Kind: "CertificateSigningReq
 
 func csrPrepareCreate(obj resource.Object) {
 	spec := ensure(obj, "spec")
-	delete(spec, "uid")
-	delete(spec, "extra")
-	spec["username"] = AnonymousUser
-	spec["groups"] = []any{AnonymousGroup}
+	for _, k := range []string{"username", "uid", "groups", "extra"} {
+		delete(spec, k)
+	}
 	obj["status"] = map[string]any{}
+}
+
+// csrRequester records who asks for the certificate, as the strategy's
+// PrepareForCreate injects the request's user.Info.
+func csrRequester(obj resource.Object, user resource.User) {
+	spec := ensure(obj, "spec")
+	for k, v := range user {
+		spec[k] = v
+	}
 }
 
 var csrUsages = []string{"any", "cert sign", "client auth", "code signing", "content commitment", "crl sign", "data encipherment",

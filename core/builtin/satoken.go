@@ -225,8 +225,10 @@ func tokenClaims(tok string) (map[string]any, bool) {
 }
 
 // serviceAccountUser is the user a valid token of ours authenticates as
-// (ServiceAccountInfo.UserInfo plus system:authenticated), with the
-// token's audiences; an error says why it does not authenticate.
+// (ServiceAccountInfo.UserInfo plus system:authenticated, as
+// pkg/serviceaccount's authenticator makes it), with the token's
+// audiences; an error says why it does not authenticate. The objects the
+// token is bound to are not checked to still exist.
 func serviceAccountUser(tok string, now time.Time, audiences []string) (map[string]any, []any, error) {
 	claims, ok := tokenClaims(tok)
 	if !ok || str(claims, "iss") != Issuer {
@@ -272,9 +274,11 @@ func serviceAccountUser(tok string, now time.Time, audiences []string) (map[stri
 	return user, auds, nil
 }
 
-// ValidServiceAccountToken reports that tok is a service account token
-// this process signed, for the API's audience, and not expired at now.
-func ValidServiceAccountToken(tok string, now time.Time) bool {
-	_, _, err := serviceAccountUser(tok, now, nil)
-	return err == nil
+// TokenUser is who a request bearing tok is: the service account of a
+// token this process signed (serviceaccounts/token), for the API's
+// audience and not expired at now (resource.User); ok is false for any
+// other token.
+func TokenUser(tok string, now time.Time) (user resource.User, ok bool) {
+	user, _, err := serviceAccountUser(tok, now, nil)
+	return user, err == nil
 }

@@ -3,6 +3,7 @@ package openapi
 import (
 	"sync"
 
+	"github.com/kubesandbox/kubesandbox/core/builtin"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 )
 
@@ -53,6 +54,7 @@ type Docs struct {
 	resources []*resource.Resource
 
 	mu           sync.Mutex
+	descs        map[string]any // nil until loaded
 	root, v2     []byte
 	gv           map[string][]byte
 	gvMissing    map[string]bool
@@ -63,6 +65,7 @@ type Docs struct {
 func (d *Docs) V3Root() []byte {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.describeLocked()
 	if d.root == nil {
 		d.root = v3Root(d.resources, func(gv string) []byte {
 			b, _ := d.gvLocked(gv)
@@ -76,7 +79,22 @@ func (d *Docs) V3Root() []byte {
 func (d *Docs) V3GroupVersion(gv string) ([]byte, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.describeLocked()
 	return d.gvLocked(gv)
+}
+
+// describeLocked loads the descriptions of the built-in definitions the
+// first time an OpenAPI document is asked for (in the browser, a fetch of
+// the file beside the wasm; see builtin.Descriptions). Until a load
+// succeeds the documents are built without them, and the first
+// successful load drops the documents built before, so that every
+// document and every ?hash= agree.
+func (d *Docs) describeLocked() {
+	if d.descs == nil {
+		if d.descs = builtin.Descriptions(); d.descs != nil {
+			d.root, d.v2, d.gv, d.gvMissing = nil, nil, map[string][]byte{}, nil
+		}
+	}
 }
 
 func (d *Docs) gvLocked(gv string) ([]byte, bool) {
@@ -86,7 +104,7 @@ func (d *Docs) gvLocked(gv string) ([]byte, bool) {
 	if d.gvMissing[gv] {
 		return nil, false
 	}
-	b, ok := V3GroupVersion(d.resources, gv)
+	b, ok := v3GroupVersion(d.resources, gv, d.descs)
 	if !ok {
 		if d.gvMissing == nil {
 			d.gvMissing = map[string]bool{}
@@ -104,8 +122,9 @@ func (d *Docs) gvLocked(gv string) ([]byte, bool) {
 func (d *Docs) V2() []byte {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.describeLocked()
 	if d.v2 == nil {
-		d.v2 = V2(d.resources)
+		d.v2 = v2(d.resources, d.descs)
 	}
 	return d.v2
 }

@@ -33,6 +33,7 @@ type emitter struct {
 	v2     bool
 	prefix string // "#/components/schemas/" or "#/definitions/"
 	idx    *index
+	descs  map[string]any // builtin.Descriptions: fragments merged into definitions, or nil
 	crds   map[string]*crdRoot
 	lists  map[string]map[string]any // prebuilt list kinds
 	gvks   map[string][]gvk
@@ -42,9 +43,11 @@ type emitter struct {
 	stack  map[*schema.Schema]bool
 }
 
-func newEmitter(v2 bool) *emitter {
+// newEmitter returns an emitter of a v2 or v3 document; descs documents
+// the built-in definitions (builtin.Descriptions; nil: undocumented).
+func newEmitter(v2 bool, descs map[string]any) *emitter {
 	e := &emitter{
-		v2: v2, prefix: "#/components/schemas/", idx: sharedIndex(),
+		v2: v2, prefix: "#/components/schemas/", idx: sharedIndex(), descs: descs,
 		crds: map[string]*crdRoot{}, lists: map[string]map[string]any{}, gvks: map[string][]gvk{},
 		out: map[string]any{}, queued: map[string]bool{}, stack: map[*schema.Schema]bool{},
 	}
@@ -111,6 +114,9 @@ func (e *emitter) drain() {
 		default:
 			m = map[string]any{"type": "object"}
 		}
+		if f, ok := e.descs[name].(map[string]any); ok && e.crds[name] == nil {
+			m = e.merge(m, f)
+		}
 		if gs := e.gvks[name]; len(gs) > 0 {
 			l := make([]any, 0, len(gs))
 			for _, g := range gs {
@@ -120,6 +126,45 @@ func (e *emitter) drain() {
 		}
 		e.out[name] = m
 	}
+}
+
+// merge adds the documentation fragment f of a built-in definition (see
+// builtin.Descriptions) to its schema m, and returns m: f's keywords
+// replace m's, except that "properties", "items" and "additionalProperties"
+// are merged into m's own, and that a reference (of a documented
+// property) takes the form of a reference with siblings, as the real
+// server writes it:
+//
+//	{"$ref":"#/components/schemas/io.k8s.api.core.v1.Lifecycle"} + {"description":"Actions that …"}
+//	  = {"allOf":[{"$ref":"#/components/schemas/io.k8s.api.core.v1.Lifecycle"}],"description":"Actions that …"}
+//
+// (v2: {"$ref":…,"description":…}). v2 documents carry no defaults.
+func (e *emitter) merge(m, f map[string]any) map[string]any {
+	if _, ok := m["$ref"]; ok && !e.v2 {
+		m = map[string]any{"allOf": []any{m}}
+	}
+	for k, v := range f {
+		sub, _ := v.(map[string]any)
+		switch {
+		case k == "default" && e.v2:
+		case k == "properties":
+			props, _ := m[k].(map[string]any)
+			for p, pf := range sub {
+				c, ok1 := props[p].(map[string]any)
+				cf, ok2 := pf.(map[string]any)
+				if ok1 && ok2 {
+					props[p] = e.merge(c, cf)
+				}
+			}
+		case k == "items" || k == "additionalProperties":
+			if c, ok := m[k].(map[string]any); ok && sub != nil {
+				m[k] = e.merge(c, sub)
+			}
+		default:
+			m[k] = v
+		}
+	}
+	return m
 }
 
 // sub writes a child schema: a reference when it is (a copy of) a named

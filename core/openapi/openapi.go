@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kubesandbox/kubesandbox/core/builtin"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 )
@@ -70,6 +71,10 @@ func v3Root(resources []*resource.Resource, doc func(gv string) []byte) []byte {
 // by its /openapi/v3 path: "api/v1" or "apis/<group>/<version>". It
 // reports false when no resource is served there.
 func V3GroupVersion(resources []*resource.Resource, gv string) ([]byte, bool) {
+	return v3GroupVersion(resources, gv, builtin.Descriptions())
+}
+
+func v3GroupVersion(resources []*resource.Resource, gv string, descs map[string]any) ([]byte, bool) {
 	var in []*resource.Resource
 	for _, r := range resources {
 		if r != nil && GVPath(r.Group, r.Version) == gv {
@@ -79,7 +84,7 @@ func V3GroupVersion(resources []*resource.Resource, gv string) ([]byte, bool) {
 	if len(in) == 0 {
 		return nil, false
 	}
-	e := newEmitter(false)
+	e := newEmitter(false, descs)
 	paths := e.document(in)
 	return marshal(map[string]any{
 		"openapi": "3.0.0",
@@ -95,7 +100,11 @@ func V3GroupVersion(resources []*resource.Resource, gv string) ([]byte, bool) {
 
 // V2 is the Swagger 2.0 document of every served resource (/openapi/v2).
 func V2(resources []*resource.Resource) []byte {
-	e := newEmitter(true)
+	return v2(resources, builtin.Descriptions())
+}
+
+func v2(resources []*resource.Resource, descs map[string]any) []byte {
+	e := newEmitter(true, descs)
 	paths := e.document(resources)
 	return marshal(map[string]any{
 		"swagger":             "2.0",

@@ -177,6 +177,23 @@ type PrinterColumn struct {
 	Cell func(obj Object, now time.Time) any
 }
 
+// User is who a request is, as kube's user.Info, in the form of an
+// authentication.k8s.io/v1 UserInfo, e.g.
+//
+//	{"username": "system:serviceaccount:default:builder", "uid": "…",
+//	 "groups": ["system:serviceaccounts", "system:serviceaccounts:default", "system:authenticated"],
+//	 "extra": {"authentication.kubernetes.io/credential-id": ["JTI=…"]}}
+//
+// A request without credentials is Anonymous(); a service account token
+// the server issued authenticates as its service account.
+type User = map[string]any
+
+// Anonymous is the user of a request without credentials (a new map each
+// time: callers may keep it in an object).
+func Anonymous() User {
+	return User{"username": "system:anonymous", "groups": []any{"system:unauthenticated"}}
+}
+
 // Hooks are the behaviour that differs between resources; the generic
 // server (core/apiserver) calls them and knows no kind by name. Every hook
 // may be nil. A create runs, in order:
@@ -218,6 +235,11 @@ type Hooks struct {
 	// e.g. to set status on a new Namespace.
 	PrepareCreate func(obj Object)
 	PrepareUpdate func(obj, old Object)
+	// Requester records on a new object who creates it, right after
+	// PrepareCreate, as a strategy reads the user from the request's
+	// context (a CertificateSigningRequest's spec.username, uid, groups and
+	// extra).
+	Requester func(obj Object, user User)
 
 	// Name checks metadata.name (with prefix, metadata.generateName) and
 	// returns the problems (validation.NameFunc). Nil: a DNS subdomain,
@@ -243,9 +265,9 @@ type Hooks struct {
 	// is stored, create is the only verb (other methods on the collection
 	// answer 405, any path below it 404), and a create answers 201 with
 	// what Answer returns for the decoded object, its managedFields
-	// written (now: the server's clock as a metadata timestamp). An error
-	// is the answer instead.
-	Answer func(obj Object, now string) (Object, error)
+	// written (now: the server's clock as a metadata timestamp; user: who
+	// asks, e.g. for a SelfSubjectReview). An error is the answer instead.
+	Answer func(obj Object, now string, user User) (Object, error)
 }
 
 // DeleteHooks are a kind's rules for DELETE; every one may be nil.

@@ -17,7 +17,7 @@ import (
 )
 
 // What kubectl's auth commands print against the sandbox: an allow-all
-// cluster that calls every request system:anonymous.
+// cluster that calls a request without a token system:anonymous.
 func TestKubectlAuth(t *testing.T) {
 	c := newCluster(t, apiserver.Options{})
 	for _, tc := range []struct {

@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -146,7 +147,12 @@ func TestEnvtestModeSubresources(t *testing.T) {
 		if _, err := mustOK(kubernetes.NewForConfig(sa)).CoreV1().Namespaces().Get(ctx, "default", metav1.GetOptions{}); err != nil {
 			t.Errorf("service account token refused: %v", err)
 		}
-		_, err := cs.CoreV1().ServiceAccounts("default").CreateToken(ctx, "robot", &authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptrTo[int64](60)}}, metav1.CreateOptions{})
+		// and names who the request is, as kube's service account authenticator does
+		ssr, err := mustOK(kubernetes.NewForConfig(sa)).AuthenticationV1().SelfSubjectReviews().Create(ctx, &authenticationv1.SelfSubjectReview{}, metav1.CreateOptions{})
+		if err != nil || !reflect.DeepEqual(ssr.Status.UserInfo, rv.Status.User) {
+			t.Errorf("whoami with the token: %v %+v, want %+v", err, ssr, rv.Status.User)
+		}
+		_, err = cs.CoreV1().ServiceAccounts("default").CreateToken(ctx, "robot", &authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptrTo[int64](60)}}, metav1.CreateOptions{})
 		if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes") {
 			t.Errorf("60 s: %v", err)
 		}

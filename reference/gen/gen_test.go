@@ -47,6 +47,21 @@ func TestCommittedSchemasAreFresh(t *testing.T) {
 	if !bytes.Equal(gotZero, wantZero) {
 		t.Fatalf("core/builtin/zz_zero.go is stale; run: cd reference && go run ./cmd/genschema -out ../core/builtin/schemas.json")
 	}
+	descs, err := Descriptions(res.Doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantDescs, err := MarshalDescriptions(descs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotDescs, err := os.ReadFile("../../core/builtin/descriptions.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(gotDescs, wantDescs) {
+		t.Fatalf("core/builtin/descriptions.json is stale; run: cd reference && go run ./cmd/genschema -out ../core/builtin/schemas.json")
+	}
 }
 
 // TestWarnings pins the known disagreements between the Go struct tags and

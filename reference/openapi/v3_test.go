@@ -240,13 +240,18 @@ func TestExplain(t *testing.T) {
 		want      []string
 	}{
 		{"pod containers", schema.GroupVersionResource{Version: "v1", Resource: "pods"}, []string{"spec", "containers"}, false,
-			[]string{"KIND:       Pod\nVERSION:    v1\n", "FIELD: containers <[]Container>", "  name\t<string>", "  ports\t<[]ContainerPort>"}},
+			[]string{"KIND:       Pod\nVERSION:    v1\n", "FIELD: containers <[]Container>", "  name\t<string> -required-\n", "  ports\t<[]ContainerPort>",
+				"DESCRIPTION:\n    List of containers belonging to the pod. Containers cannot currently be\n    added or removed.",
+				"  imagePullPolicy\t<string>\n  enum: Always, IfNotPresent, Never\n    Image pull policy. One of Always, Never, IfNotPresent."}},
+		{"deployment strategy", schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}, []string{"spec", "strategy"}, false,
+			[]string{"FIELD: strategy <DeploymentStrategy>\n\n\nDESCRIPTION:\n    The deployment strategy to use to replace existing pods with new ones.\n    DeploymentStrategy describes how to replace existing pods with new ones.\n",
+				"  type\t<string>\n  enum: Recreate, RollingUpdate\n"}},
 		{"deployment", schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}, nil, false,
 			[]string{"GROUP:      apps\nKIND:       Deployment\nVERSION:    v1\n", "  metadata\t<ObjectMeta>", "  spec\t<DeploymentSpec>"}},
 		{"widget", schema.GroupVersionResource{Group: "stable.example.com", Version: "v1", Resource: "widgets"}, []string{"spec"}, false,
 			[]string{"GROUP:      stable.example.com\nKIND:       Widget\nVERSION:    v1\n", "FIELD: spec <Object>", "  color\t<string> -required-", "  enum: red, green, blue", "  ports\t<[]Object>"}},
 		{"crd recursive", schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}, []string{"spec"}, true,
-			[]string{"KIND:       CustomResourceDefinition", "\n  versions\t<[]CustomResourceDefinitionVersion>\n", "\n      openAPIV3Schema\t<Object>\n"}},
+			[]string{"KIND:       CustomResourceDefinition", "\n  versions\t<[]CustomResourceDefinitionVersion> -required-\n", "\n      openAPIV3Schema\t<Object>\n"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer

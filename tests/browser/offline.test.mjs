@@ -58,7 +58,7 @@ async function waitCached(page) {
     const all = await cached(page);
     const runtime = Object.keys(all).find((k) => k.startsWith('kubesandbox-v1-runtime-'));
     const pages = (all['kubesandbox-v1-pages'] || []).map(([p]) => p);
-    if (runtime && all[runtime].length === 4 && ['/', ...loaded].every((p) => pages.includes(p))) return all;
+    if (runtime && all[runtime].length === 5 && ['/', ...loaded].every((p) => pages.includes(p))) return all;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('the runtime and page were not cached: ' + JSON.stringify(await cached(page)));
@@ -77,6 +77,7 @@ test('after one visit the playground loads and answers the API offline', async (
     '/web/wasm_exec.js': 'text/javascript; charset=utf-8',
     '/web/kubesandbox.wasm': 'application/wasm',
     '/web/sandbox.js': 'text/javascript; charset=utf-8',
+    '/web/kubesandbox-docs.json': 'application/json',
   });
   const pagePaths = all['kubesandbox-v1-pages'].map(([p]) => p);
   for (const p of ['/', '/css/playground.css', '/js/app.js']) assert.ok(pagePaths.includes(p), p + ' is cached');
@@ -124,6 +125,10 @@ test('after one visit the playground loads and answers the API offline', async (
     assert.equal(got.body.data.k, name);
   }
   assert.equal((await api(page, 'POST', CM, configMap('offline-2'))).status, 201);
+  // kubectl explain offline: the fresh core's OpenAPI descriptions come from the cache too
+  const v2 = await api(page, 'GET', '/openapi/v2');
+  assert.equal(v2.body.definitions['io.k8s.api.apps.v1.DeploymentStrategy'].description,
+    'DeploymentStrategy describes how to replace existing pods with new ones.');
   const list = await api(page, 'GET', CM);
   assert.deepEqual(list.body.items.map((c) => c.metadata.name).filter((n) => /offline/.test(n)).sort(),
     ['before-offline', 'offline-1', 'offline-2']);

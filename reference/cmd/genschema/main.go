@@ -4,7 +4,8 @@
 //
 // It also writes zz_columndocs.go (printer column descriptions) and
 // zz_zero.go (the typed zero objects of the root kinds) beside it, and
-// ../protobuf/meta.json (the meta.k8s.io messages of protobuf responses).
+// ../protobuf/meta.json (the meta.k8s.io messages of protobuf responses) and
+// descriptions.json (the definitions' documentation, see gen.Descriptions).
 package main
 
 import (
@@ -66,6 +67,17 @@ func main() {
 		var mb []byte
 		if mb, err = meta.Marshal(); err == nil {
 			err = os.WriteFile(filepath.Join(filepath.Dir(*out), "..", "protobuf", "meta.json"), mb, 0o644)
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "genschema:", err)
+		os.Exit(1)
+	}
+	descs, err := gen.Descriptions(res.Doc)
+	if err == nil {
+		var db []byte
+		if db, err = gen.MarshalDescriptions(descs); err == nil {
+			err = os.WriteFile(filepath.Join(filepath.Dir(*out), "descriptions.json"), db, 0o644)
 		}
 	}
 	if err != nil {
