@@ -224,8 +224,9 @@ func prepareUpdate(res *resource.Resource, obj, old object, sub string) {
 	}
 }
 
-// validate runs metadata, schema and resource validation.
-func validate(res *resource.Resource, obj, old object) error {
+// validate runs metadata, schema and resource validation, and the
+// kind's CEL checks when the server has an engine.
+func (s *Server) validate(res *resource.Resource, obj, old object) error {
 	var errs field.ErrorList
 	if old != nil || !res.NoKindMetaChecks {
 		errs = validateMeta(res, obj, old)
@@ -236,6 +237,13 @@ func validate(res *resource.Resource, obj, old object) error {
 	}
 	if old == nil && res.NoKindMetaChecks && len(errs) == 0 {
 		errs = validateMeta(res, obj, old)
+	}
+	if res.Hooks.CEL != nil && s.opts.CEL != nil {
+		celErrs, err := res.Hooks.CEL(s.opts.CEL, obj, old)
+		if err != nil {
+			return apierr.Internal(err)
+		}
+		errs = append(errs, celErrs...)
 	}
 	if len(errs) > 0 {
 		return apierr.Invalid(apierr.GK{Group: res.Group, Kind: res.Kind}, metaStr(obj, "name"), errs)

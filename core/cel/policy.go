@@ -1,6 +1,10 @@
 package cel
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/kubesandbox/kubesandbox/core/field"
+)
 
 // Policies are ValidatingAdmissionPolicies and their bindings
 // (admissionregistration.k8s.io/v1).
@@ -53,4 +57,13 @@ func (r remote) CheckPolicy(req CheckPolicyRequest) (out []Cause, err error) {
 func (r remote) Admit(req AdmissionRequest) (out AdmissionResponse, err error) {
 	err = r.call("Admit", req, &out)
 	return out, err
+}
+
+// FieldErrors turns an engine's causes back into the core's field errors.
+func FieldErrors(causes []Cause) field.ErrorList {
+	var errs field.ErrorList
+	for _, c := range causes {
+		errs = append(errs, &field.Error{Type: field.Type(c.Type), Field: c.Field, BadValue: c.BadValue, Detail: c.Detail})
+	}
+	return errs
 }

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/kubesandbox/kubesandbox/core/cel"
 	"github.com/kubesandbox/kubesandbox/core/field"
 	"github.com/kubesandbox/kubesandbox/core/schema"
 )
@@ -174,6 +175,12 @@ type Hooks struct {
 	Default func(obj Object)
 	// Validate checks an object about to be stored; old is nil on create.
 	Validate func(obj, old Object) field.ErrorList
+	// CEL returns what the server's CEL engine finds wrong in an object
+	// being created (old nil) or updated — expressions that do not
+	// compile —, after Validate and only when the server has an engine
+	// (apiserver.Options.CEL); its causes join Validate's in the 422. An
+	// error is the engine's own failure (500).
+	CEL func(e cel.Engine, obj, old Object) (field.ErrorList, error)
 	// Warnings are the strategy's WarningsOnCreate (old nil) and
 	// WarningsOnUpdate for a write of the main resource that succeeded:
 	// each text is sent as a `Warning: 299 - "text"` header.
