@@ -9,6 +9,7 @@ package engine
 import (
 	"errors"
 
+	"github.com/kubesandbox/kubesandbox/cel/policy"
 	"github.com/kubesandbox/kubesandbox/core/cel"
 )
 
@@ -22,7 +23,7 @@ type Engine struct {
 }
 
 // New returns an engine; it keeps what it compiles (per CRD, per policy).
-func New() *Engine { return &Engine{} }
+func New() *Engine { return &Engine{policies: policy.New()} }
 
 var _ cel.Engine = (*Engine)(nil)
 
@@ -34,10 +35,5 @@ func (crdRules) ValidateCustomResource(cel.CustomResourceRequest) ([]cel.Cause, 
 	return nil, ErrNotBuilt
 }
 
-// policies is replaced by cel/policy.
-type policies struct{}
-
-func (policies) CheckPolicy(cel.CheckPolicyRequest) ([]cel.Cause, error) { return nil, ErrNotBuilt }
-func (policies) Admit(cel.AdmissionRequest) (cel.AdmissionResponse, error) {
-	return cel.AdmissionResponse{}, ErrNotBuilt
-}
+// policies is cel/policy's engine.
+type policies = *policy.Engine

@@ -23,7 +23,9 @@ func (q *request) create() error {
 		return err
 	}
 	q.warnFinalizers(obj, nil)
-	out, err := q.s.createObject(q.res, obj, createOpts{manager: q.managerName(), dryRun: dry})
+	adm := q.admission("CREATE", writeOptions("CreateOptions", dry))
+	out, err := q.s.createObject(q.res, obj, createOpts{manager: q.managerName(), dryRun: dry, adm: adm})
+	q.warn = append(q.warn, adm.warnings()...)
 	if err != nil {
 		return err
 	}
@@ -161,6 +163,8 @@ type createOpts struct {
 	// applied: the object came from server-side apply, whose field manager
 	// already set managedFields.
 	applied bool
+	// adm is the request's validating admission (nil: none).
+	adm *admission
 }
 
 // createObject runs the create pipeline on a decoded, type-checked object
@@ -192,6 +196,9 @@ func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) 
 	}
 	prepareCreateHook(res, obj)
 	if err := s.validate(res, obj, nil); err != nil {
+		return nil, err
+	}
+	if err := o.adm.admit("CREATE", res, obj, nil); err != nil {
 		return nil, err
 	}
 	if res.Hooks.Allocate != nil {
