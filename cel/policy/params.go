@@ -26,7 +26,7 @@ type syncedInformer struct{ cache.SharedIndexInformer }
 func (syncedInformer) HasSynced() bool { return true }
 
 func (p paramInformer) Informer() cache.SharedIndexInformer { return syncedInformer{} }
-func (p paramInformer) Lister() cache.GenericLister          { return p.lister }
+func (p paramInformer) Lister() cache.GenericLister         { return p.lister }
 
 func newParamInformer(byBinding map[string][]json.RawMessage, gvk schema.GroupVersionKind, _ []*admissionregistrationv1.ValidatingAdmissionPolicyBinding) (informers.GenericInformer, error) {
 	idx := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})

@@ -37,7 +37,8 @@ func (q *request) deleteCollection() error {
 		}
 		item := do
 		if item.adm != nil {
-			item.adm = q.s.admissionFor(q.res, metaStr(obj, "namespace"), metaStr(obj, "name"), "", "DELETE", writeOptions("DeleteOptions", do.dryRun), do.dryRun)
+			// the collection's admission attributes name no object (kube's message says "Unknown")
+			item.adm = q.s.admissionFor(q.res, metaStr(obj, "namespace"), "", "", "DELETE", writeOptions("DeleteOptions", do.dryRun), do.dryRun)
 		}
 		out, _, err := q.s.deleteObject(q.res, metaStr(obj, "namespace"), metaStr(obj, "name"), item)
 		if apierr.Is(err, apierr.ReasonNotFound) {
