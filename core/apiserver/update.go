@@ -41,7 +41,7 @@ func (q *request) update() error {
 				return nil, apierr.Unknown(err.Error())
 			}
 		}
-		if rv := metaStr(obj, "resourceVersion"); rv == "" && q.res.CRD {
+		if rv := metaStr(obj, "resourceVersion"); rv == "" && (q.res.CRD || q.res.ConditionalUpdate) {
 			// reported with the resource as the kind, like the storage layer does
 			return nil, apierr.Invalid(apierr.GK{Group: q.res.Group, Kind: q.res.Resource}, q.ri.name, field.ErrorList{
 				field.Invalid(field.NewPath("metadata", "resourceVersion"), int64(0), "must be specified for an update")})

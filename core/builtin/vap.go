@@ -97,7 +97,7 @@ func init() {
 		entry{def: "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy", res: resource.Resource{
 			Group: "admissionregistration.k8s.io", Version: "v1", Resource: "validatingadmissionpolicies", Singular: "validatingadmissionpolicy",
 			Kind: "ValidatingAdmissionPolicy", ListKind: "ValidatingAdmissionPolicyList", Categories: []string{"api-extensions"},
-			Verbs: allVerbs, Status: true,
+			Verbs: allVerbs, Status: true, ConditionalUpdate: true,
 			PrinterColumns: []resource.PrinterColumn{nameColumn,
 				withCell(col("Validations", "integer", 0, "Validations indicates the number of validation rules defined in this configuration", ""), vapValidations),
 				withCell(col("ParamKind", "string", 0, "ParamKind specifies the kind of resources used to parameterize this policy", ""), vapParamKind),
@@ -108,7 +108,7 @@ func init() {
 		entry{def: "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding", res: resource.Resource{
 			Group: "admissionregistration.k8s.io", Version: "v1", Resource: "validatingadmissionpolicybindings", Singular: "validatingadmissionpolicybinding",
 			Kind: "ValidatingAdmissionPolicyBinding", ListKind: "ValidatingAdmissionPolicyBindingList", Categories: []string{"api-extensions"},
-			Verbs: allVerbs,
+			Verbs: allVerbs, ConditionalUpdate: true,
 			PrinterColumns: []resource.PrinterColumn{nameColumn,
 				withCell(col("PolicyName", "string", 0, "PolicyName indicates the policy definition which the policy binding binded to", ""), vapbPolicyName),
 				withCell(col("ParamRef", "string", 0, "ParamRef indicates the param resource which sets the configuration param", ""), vapbParamRef),

@@ -58,6 +58,12 @@ type Resource struct {
 	// several versions; "" means Version.
 	StorageVersion string
 
+	// ConditionalUpdate: a PUT must carry metadata.resourceVersion (the
+	// strategy's AllowUnconditionalUpdate is false, as for custom
+	// resources): 422 "must be specified for an update" otherwise
+	// (ValidatingAdmissionPolicy and its binding).
+	ConditionalUpdate bool
+
 	// NoGeneration: objects carry no metadata.generation (ConfigMap,
 	// Secret, Namespace, ...).
 	NoGeneration bool

@@ -158,9 +158,9 @@ func validateValidation(v map[string]any, p *field.Path) field.ErrorList {
 	}
 	if r, ok := v["reason"]; ok && r != nil {
 		switch Str(v, "reason") {
-		case "Unauthorized", "Forbidden", "Invalid", "RequestEntityTooLarge":
+		case "Forbidden", "Invalid", "RequestEntityTooLarge":
 		default:
-			errs = append(errs, field.NotSupported(p.Child("reason"), r, []string{"Forbidden", "Invalid", "RequestEntityTooLarge", "Unauthorized"}))
+			errs = append(errs, field.NotSupported(p.Child("reason"), r, []string{"Forbidden", "Invalid", "RequestEntityTooLarge"}))
 		}
 	}
 	return errs
