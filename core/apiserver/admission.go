@@ -198,18 +198,26 @@ func (a *admission) admit(op string, res *resource.Resource, obj, old object) er
 	}
 	req := a.base
 	req.Operation = op
-	if obj != nil {
-		o := jsonx.CopyObject(obj)
+	typed := func(o object) json.RawMessage {
+		if req.SubResource == "scale" {
+			// the scale subresource is admitted as its autoscaling/v1 Scale
+			return mustJSON(scaleOf(res, o))
+		}
+		o = jsonx.CopyObject(o)
 		o["apiVersion"], o["kind"] = res.GroupVersion(), res.Kind
-		req.Object = mustJSON(o)
+		return mustJSON(o)
+	}
+	if req.SubResource == "scale" {
+		req.Kind = cel.GVK{Group: "autoscaling", Version: "v1", Kind: "Scale"}
+	}
+	if obj != nil {
+		req.Object = typed(obj)
 		if req.Name == "" {
 			req.Name = metaStr(obj, "name")
 		}
 	}
 	if old != nil {
-		o := jsonx.CopyObject(old)
-		o["apiVersion"], o["kind"] = res.GroupVersion(), res.Kind
-		req.Old = mustJSON(o)
+		req.Old = typed(old)
 	}
 	resp, err := a.s.opts.CEL.Admit(req)
 	if err != nil {
