@@ -8,7 +8,7 @@ require (
 	github.com/kubesandbox/kubesandbox v0.0.0-00010101000000-000000000000
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
-	k8s.io/apiserver v0.0.0-00010101000000-000000000000
+	k8s.io/apiserver v0.37.2
 	k8s.io/client-go v0.37.2
 )
 
