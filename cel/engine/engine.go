@@ -7,30 +7,18 @@
 package engine
 
 import (
-	"errors"
-
 	"github.com/kubesandbox/kubesandbox/cel/crd"
+	"github.com/kubesandbox/kubesandbox/cel/policy"
 	"github.com/kubesandbox/kubesandbox/core/cel"
 )
 
-// ErrNotBuilt answers the methods not built yet.
-var ErrNotBuilt = errors.New("cel: not built yet")
-
-// Engine is the composed engine.
+// Engine is the composed engine: CRD rules and admission policies.
 type Engine struct {
 	*crd.Rules
-	policies
+	*policy.Engine
 }
 
 // New returns an engine; it keeps what it compiles (per CRD, per policy).
-func New() *Engine { return &Engine{Rules: crd.New()} }
+func New() *Engine { return &Engine{Rules: crd.New(), Engine: policy.New()} }
 
 var _ cel.Engine = (*Engine)(nil)
-
-// policies is replaced by cel/policy.
-type policies struct{}
-
-func (policies) CheckPolicy(cel.CheckPolicyRequest) ([]cel.Cause, error) { return nil, ErrNotBuilt }
-func (policies) Admit(cel.AdmissionRequest) (cel.AdmissionResponse, error) {
-	return cel.AdmissionResponse{}, ErrNotBuilt
-}

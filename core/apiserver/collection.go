@@ -20,6 +20,7 @@ func (q *request) deleteCollection() error {
 	if err != nil {
 		return err
 	}
+	do.adm = q.admission("DELETE", writeOptions("DeleteOptions", do.dryRun))
 	match := o.matcher(q.res)
 	kvs, rev, _, err := q.s.store.List(storagePrefix(q.res, q.ri.namespace), "", 0, nil, 0)
 	if err != nil {
@@ -34,9 +35,17 @@ func (q *request) deleteCollection() error {
 		if match != nil && !match(obj) {
 			continue
 		}
-		out, _, err := q.s.deleteObject(q.res, metaStr(obj, "namespace"), metaStr(obj, "name"), do)
-		if err != nil {
+		item := do
+		if item.adm != nil {
+			// the collection's admission attributes name no object (kube's message says "Unknown")
+			item.adm = q.s.admissionFor(q.res, metaStr(obj, "namespace"), "", "", "DELETE", writeOptions("DeleteOptions", do.dryRun), do.dryRun)
+		}
+		out, _, err := q.s.deleteObject(q.res, metaStr(obj, "namespace"), metaStr(obj, "name"), item)
+		if apierr.Is(err, apierr.ReasonNotFound) {
 			continue // gone meanwhile
+		}
+		if err != nil {
+			return err // as the registry's DeleteCollection: the first failure
 		}
 		items = append(items, out)
 	}

@@ -23,7 +23,9 @@ func (q *request) create() error {
 		return err
 	}
 	q.warnFinalizers(obj, nil)
-	out, err := q.s.createObject(q.res, obj, createOpts{manager: q.managerName(), dryRun: dry, user: q.user()})
+	adm := q.admission("CREATE", writeOptions("CreateOptions", dry))
+	out, err := q.s.createObject(q.res, obj, createOpts{manager: q.managerName(), dryRun: dry, adm: adm, user: q.user()})
+	q.warn = append(q.warn, adm.warnings()...)
 	if err != nil {
 		return err
 	}
@@ -163,6 +165,8 @@ type createOpts struct {
 	applied bool
 	// user: who creates it (nil: resource.Anonymous())
 	user resource.User
+	// adm is the request's validating admission (nil: none).
+	adm *admission
 }
 
 // createObject runs the create pipeline on a decoded, type-checked object
@@ -194,6 +198,9 @@ func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) 
 	}
 	prepareCreateHook(res, obj, o.user)
 	if err := s.validate(res, obj, nil); err != nil {
+		return nil, err
+	}
+	if err := o.adm.admit("CREATE", res, obj, nil); err != nil {
 		return nil, err
 	}
 	if res.Hooks.Allocate != nil {

@@ -21,6 +21,7 @@ type deleteOptions struct {
 	uid, rv     *string // preconditions; an empty one is compared too
 	dryRun      bool
 	grace       *int64
+	adm         *admission // the request's validating admission (nil: none)
 }
 
 // deleteOptions reads DeleteOptions as the real handler does: from the
@@ -141,6 +142,7 @@ func (q *request) delete() error {
 	if err != nil {
 		return err
 	}
+	o.adm = q.admission("DELETE", writeOptions("DeleteOptions", o.dryRun))
 	out, deleted, err := q.s.deleteObject(q.res, q.ri.namespace, q.ri.name, o)
 	if err != nil {
 		return err
@@ -167,7 +169,7 @@ func (q *request) respondStatusSuccess(obj object) error {
 func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteOptions) (object, bool, error) {
 	gk := apierr.GK{Group: res.Group, Kind: res.Kind}
 	graceful := false // marked with a grace period of 0 and no finalizer
-	out, deleted, err := s.writeExisting(res, ns, name, o.dryRun, func(obj object) (object, writeOp, error) {
+	out, deleted, err := s.writeExisting(res, ns, name, o.dryRun, nil, func(obj object) (object, writeOp, error) {
 		m := meta(obj)
 		if o.uid != nil && *o.uid != str(m, "uid") {
 			return nil, 0, preconditionConflict(gk, name, fmt.Sprintf("the UID in the precondition (%s) does not match the UID in record (%s). The object might have been deleted and then recreated", *o.uid, str(m, "uid")))
@@ -179,6 +181,9 @@ func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteO
 			if why := res.Hooks.Delete.Forbid(obj); why != "" {
 				return nil, 0, apierr.Forbidden(apierr.GR{Group: res.Group, Resource: res.Resource}, name, why)
 			}
+		}
+		if err := o.adm.admit("DELETE", res, nil, obj); err != nil {
+			return nil, 0, err
 		}
 		if str(m, "deletionTimestamp") != "" {
 			if res.Hooks.Delete.GracePeriod != nil && o.grace != nil && s.shortenGrace(m, *o.grace) {
@@ -229,7 +234,7 @@ func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteO
 		// object it just marked (as it was, with the mark's resourceVersion)
 		uid := metaStr(out, "uid")
 		marked := out
-		out, deleted, err = s.writeExisting(res, ns, name, false, func(obj object) (object, writeOp, error) {
+		out, deleted, err = s.writeExisting(res, ns, name, false, nil, func(obj object) (object, writeOp, error) {
 			if metaStr(obj, "uid") != uid || len(jsonx.Strings(meta(obj)["finalizers"])) > 0 {
 				return obj, writeUnchanged, nil
 			}

@@ -73,7 +73,8 @@ func (q *request) patch() error {
 	manager := q.managerName()
 	sub := q.ri.subresource
 	var prev object
-	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, error) {
+	adm := q.admission("UPDATE", writeOptions("PatchOptions", dry))
+	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, adm, func(old object) (object, error) {
 		prev = old
 		cur, err := jsonx.Marshal(old)
 		if err != nil {
@@ -175,7 +176,9 @@ func (q *request) apply(body []byte, force, dry bool, fv string) error {
 		if err != nil {
 			return patch.ToAPIError(err)
 		}
-		out, err := q.s.createObject(q.res, created, createOpts{manager: manager, dryRun: dry, applied: true, user: q.user()})
+		adm := q.admission("CREATE", writeOptions("PatchOptions", dry))
+		out, err := q.s.createObject(q.res, created, createOpts{manager: manager, dryRun: dry, applied: true, adm: adm, user: q.user()})
+		q.warn = append(q.warn, adm.warnings()...)
 		if err == nil {
 			q.kindWarnings(out, nil)
 			return q.respond(http.StatusCreated, out)
@@ -187,7 +190,8 @@ func (q *request) apply(body []byte, force, dry bool, fv string) error {
 		// patcher's retry loop does
 	}
 	var prev object
-	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, error) {
+	adm := q.admission("UPDATE", writeOptions("PatchOptions", dry))
+	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, adm, func(old object) (object, error) {
 		prev = old
 		obj, err := fm.Apply(old, jsonx.CopyObject(applied), manager, sub, force, q.s.now())
 		if err != nil {

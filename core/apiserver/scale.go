@@ -136,7 +136,7 @@ func (q *request) checkScale(sc object) error {
 // into it and answers the resulting Scale.
 func (q *request) storeScale(dry bool, scaleFor func(old object) (object, error)) error {
 	manager := q.managerName()
-	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, error) {
+	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, q.admission("UPDATE", writeOptions("UpdateOptions", dry)), func(old object) (object, error) {
 		sc, err := scaleFor(old)
 		if err != nil {
 			return nil, err

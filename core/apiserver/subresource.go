@@ -56,7 +56,7 @@ func (q *request) serveSubresource(sub *resource.Subresource) error {
 	}
 	sr := &resource.SubRequest{Verb: q.ri.verb, Sub: sub.Name, Now: q.s.timestamp(), Obj: obj, Body: body, Query: q.query, Header: q.r.Header,
 		Update: func(change func(resource.Object) error) (resource.Object, error) {
-			out, _, err := q.s.writeExisting(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, writeOp, error) {
+			out, _, err := q.s.writeExisting(q.res, q.ri.namespace, q.ri.name, dry, nil, func(old object) (object, writeOp, error) {
 				if err := change(old); err != nil {
 					return nil, writeUnchanged, err
 				}

@@ -25,7 +25,8 @@ func (q *request) update() error {
 	sub := q.ri.subresource
 	var prev object
 	base := q.warn
-	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, func(old object) (object, error) {
+	adm := q.admission("UPDATE", writeOptions("UpdateOptions", dry))
+	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, adm, func(old object) (object, error) {
 		prev = old
 		if uid := metaStr(obj, "uid"); uid != "" && uid != metaStr(old, "uid") {
 			// the body's uid is a precondition of the storage update
@@ -40,7 +41,7 @@ func (q *request) update() error {
 				return nil, apierr.Unknown(err.Error())
 			}
 		}
-		if rv := metaStr(obj, "resourceVersion"); rv == "" && q.res.CRD {
+		if rv := metaStr(obj, "resourceVersion"); rv == "" && (q.res.CRD || q.res.ConditionalUpdate) {
 			// reported with the resource as the kind, like the storage layer does
 			return nil, apierr.Invalid(apierr.GK{Group: q.res.Group, Kind: q.res.Resource}, q.ri.name, field.ErrorList{
 				field.Invalid(field.NewPath("metadata", "resourceVersion"), int64(0), "must be specified for an update")})
@@ -51,6 +52,7 @@ func (q *request) update() error {
 		prepareUpdate(q.res, next, old, sub)
 		return q.s.fieldManagerFor(q.res).Update(old, next, manager, sub, q.s.now())
 	})
+	q.warn = append(q.warn, adm.warnings()...)
 	if err != nil {
 		return err
 	}
@@ -63,8 +65,8 @@ func (q *request) update() error {
 // resourceVersion precondition, validation, no-op detection, and the
 // "last finalizer removed from a deleting object" rule are applied here.
 // deleted reports that the write removed the object.
-func (s *Server) updateObject(res *resource.Resource, ns, name string, dryRun bool, mutate func(old object) (object, error)) (out object, deleted bool, err error) {
-	return s.writeExisting(res, ns, name, dryRun, func(old object) (object, writeOp, error) {
+func (s *Server) updateObject(res *resource.Resource, ns, name string, dryRun bool, adm *admission, mutate func(old object) (object, error)) (out object, deleted bool, err error) {
+	return s.writeExisting(res, ns, name, dryRun, adm, func(old object) (object, writeOp, error) {
 		obj, err := mutate(old)
 		return obj, writeUpdate, err
 	})
@@ -97,7 +99,10 @@ const (
 // writeExisting is the loop behind updateObject and deleteObject: decide
 // gets a copy of the current object and returns the next one with what to
 // do with it. The controller of res hears of the outcome.
-func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun bool, decide func(old object) (object, writeOp, error)) (out object, deleted bool, err error) {
+//
+// adm is the request's validating admission: an update is admitted after
+// its validation (a DELETE admits itself in deleteObject's decide).
+func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun bool, adm *admission, decide func(old object) (object, writeOp, error)) (out object, deleted bool, err error) {
 	gr := apierr.GR{Group: res.Group, Resource: res.Resource}
 	key := storageKey(res, ns, name)
 	_, _, err = s.store.Update(key, func(cur *store.KV, next store.Revision) (store.Op, error) {
@@ -138,6 +143,9 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun b
 		}
 		if op == writeUpdate {
 			if err := s.validate(res, obj, old); err != nil {
+				return store.NoOp(), err
+			}
+			if err := adm.admit("UPDATE", res, obj, old); err != nil {
 				return store.NoOp(), err
 			}
 		}

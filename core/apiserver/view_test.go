@@ -36,8 +36,8 @@ func TestEventsView(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			got := mustDo(t, s, 200, "GET", c.path, "", "")
 			for k, v := range c.want {
-				if g, _ := json.Marshal(got[k]); string(g) != mustJSON(v) {
-					t.Errorf("%s = %s, want %s", k, g, mustJSON(v))
+				if g, _ := json.Marshal(got[k]); string(g) != jsonText(v) {
+					t.Errorf("%s = %s, want %s", k, g, jsonText(v))
 				}
 			}
 			for _, k := range c.absent {
@@ -77,7 +77,7 @@ func TestEventsView(t *testing.T) {
 	})
 }
 
-func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
+func jsonText(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 func itemNames(list map[string]any) string {
 	out := ""

@@ -1,6 +1,10 @@
 package cel
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/kubesandbox/kubesandbox/core/field"
+)
 
 // Policies are ValidatingAdmissionPolicies and their bindings
 // (admissionregistration.k8s.io/v1).
@@ -22,19 +26,78 @@ type CheckPolicyRequest struct {
 	Old    json.RawMessage `json:"old,omitempty"`
 }
 
-// AdmissionRequest is one write and what the policies need to judge it.
+// AdmissionRequest is one write (kube's admission.Attributes) and what the
+// policies need to judge it — what kube-apiserver's plugin keeps in
+// informers: the policies, the bindings with their params, the namespace.
+// The core sends it only when at least one policy and one binding exist.
+//
+//	{"operation":"CREATE","kind":{"group":"apps","version":"v1","kind":"Deployment"},
+//	 "resource":{"group":"apps","version":"v1","resource":"deployments"},
+//	 "name":"web","namespace":"prod","object":{...},"namespaceObject":{...},
+//	 "policies":[{"policy":{...}}],"bindings":[{"binding":{...}}]}
 type AdmissionRequest struct {
 	// Operation is CREATE, UPDATE, DELETE or CONNECT.
-	Operation string            `json:"operation"`
-	Object    json.RawMessage   `json:"object,omitempty"`
-	Old       json.RawMessage   `json:"old,omitempty"`
-	Namespace json.RawMessage   `json:"namespace,omitempty"`
-	Policies  []json.RawMessage `json:"policies,omitempty"`
-	Bindings  []json.RawMessage `json:"bindings,omitempty"`
+	Operation   string `json:"operation"`
+	Kind        GVK    `json:"kind"`
+	Resource    GVR    `json:"resource"`
+	SubResource string `json:"subResource,omitempty"`
+	Name        string `json:"name,omitempty"`
+	Namespace   string `json:"namespace,omitempty"`
+	// Object is nil on DELETE, Old nil on CREATE.
+	Object json.RawMessage `json:"object,omitempty"`
+	Old    json.RawMessage `json:"old,omitempty"`
+	// Options are the CreateOptions, UpdateOptions or DeleteOptions.
+	Options  json.RawMessage `json:"options,omitempty"`
+	DryRun   bool            `json:"dryRun,omitempty"`
+	UserInfo UserInfo        `json:"userInfo"`
+	// NamespaceObject is the Namespace of a namespaced write (nil if none).
+	NamespaceObject json.RawMessage `json:"namespaceObject,omitempty"`
+	Policies        []PolicyInput   `json:"policies,omitempty"`
+	Bindings        []BindingInput  `json:"bindings,omitempty"`
 }
 
-// AdmissionResponse is the verdict: Denied with kube's Status when a Deny
-// action fails, Warnings for Warn, AuditAnnotations for Audit.
+// GVK and GVR name a kind and a resource.
+type GVK struct {
+	Group   string `json:"group"`
+	Version string `json:"version"`
+	Kind    string `json:"kind"`
+}
+
+// GVR names a resource.
+type GVR struct {
+	Group    string `json:"group"`
+	Version  string `json:"version"`
+	Resource string `json:"resource"`
+}
+
+// UserInfo is the requester.
+type UserInfo struct {
+	Username string   `json:"username,omitempty"`
+	UID      string   `json:"uid,omitempty"`
+	Groups   []string `json:"groups,omitempty"`
+}
+
+// PolicyInput is one stored ValidatingAdmissionPolicy. ParamScope is how
+// its paramKind is served: "Namespaced", "Cluster", or "" when nothing
+// serves it (or it has none).
+type PolicyInput struct {
+	Policy     json.RawMessage `json:"policy"`
+	ParamScope string          `json:"paramScope,omitempty"`
+}
+
+// BindingInput is one stored binding and the param objects its paramRef
+// may select: the named object (if it exists) or, for a selector, every
+// object of the paramKind in the params' namespace (the namespace of
+// paramRef, else of the request; all for a cluster-scoped kind).
+type BindingInput struct {
+	Binding json.RawMessage   `json:"binding"`
+	Params  []json.RawMessage `json:"params,omitempty"`
+}
+
+// AdmissionResponse is the verdict: Denied is kube's Status when a policy
+// denies (Deny action, a failing failurePolicy Fail, a missing param), Warnings the texts of
+// Warn actions (sent as Warning headers). Audit annotations have no
+// visible effect on a response and are not returned.
 type AdmissionResponse struct {
 	Denied   json.RawMessage `json:"denied,omitempty"`
 	Warnings []string        `json:"warnings,omitempty"`
@@ -53,4 +116,13 @@ func (r remote) CheckPolicy(req CheckPolicyRequest) (out []Cause, err error) {
 func (r remote) Admit(req AdmissionRequest) (out AdmissionResponse, err error) {
 	err = r.call("Admit", req, &out)
 	return out, err
+}
+
+// FieldErrors turns an engine's causes back into the core's field errors.
+func FieldErrors(causes []Cause) field.ErrorList {
+	var errs field.ErrorList
+	for _, c := range causes {
+		errs = append(errs, &field.Error{Type: field.Type(c.Type), Field: c.Field, BadValue: c.BadValue, Detail: c.Detail})
+	}
+	return errs
 }

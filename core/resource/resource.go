@@ -75,6 +75,12 @@ type Resource struct {
 	// Events in storage, as kube-apiserver's cohabiting resources are).
 	View *View
 
+	// ConditionalUpdate: a PUT must carry metadata.resourceVersion (the
+	// strategy's AllowUnconditionalUpdate is false, as for custom
+	// resources): 422 "must be specified for an update" otherwise
+	// (ValidatingAdmissionPolicy and its binding).
+	ConditionalUpdate bool
+
 	// NoGeneration: objects carry no metadata.generation (ConfigMap,
 	// Secret, Namespace, ...).
 	NoGeneration bool

@@ -3,6 +3,7 @@ package gen
 import (
 	"reflect"
 
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
@@ -69,6 +70,9 @@ func Roots() []reflect.Type {
 		reflect.TypeFor[rbacv1.ClusterRoleBinding](),
 		reflect.TypeFor[autoscalingv1.Scale](),
 		reflect.TypeFor[certificatesv1.CertificateSigningRequest](),
+		// Admission policies (issue 19).
+		reflect.TypeFor[admissionregistrationv1.ValidatingAdmissionPolicy](),
+		reflect.TypeFor[admissionregistrationv1.ValidatingAdmissionPolicyBinding](),
 		// The bodies of subresources (protobuf-encoded by typed clients).
 		reflect.TypeFor[corev1.Binding](),
 		reflect.TypeFor[policyv1.Eviction](),

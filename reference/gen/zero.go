@@ -38,14 +38,15 @@ func GroupVersion(t reflect.Type) string {
 // apiGroups are the API group names of the k8s.io/api packages whose
 // directory is not the group name (the packages' GroupName constants).
 var apiGroups = map[string]string{
-	"certificates": "certificates.k8s.io",
-	"coordination": "coordination.k8s.io",
-	"discovery":    "discovery.k8s.io",
-	"events":       "events.k8s.io",
-	"networking":   "networking.k8s.io",
-	"rbac":         "rbac.authorization.k8s.io",
-	"scheduling":   "scheduling.k8s.io",
-	"storage":      "storage.k8s.io",
+	"admissionregistration": "admissionregistration.k8s.io",
+	"certificates":          "certificates.k8s.io",
+	"coordination":          "coordination.k8s.io",
+	"discovery":             "discovery.k8s.io",
+	"events":                "events.k8s.io",
+	"networking":            "networking.k8s.io",
+	"rbac":                  "rbac.authorization.k8s.io",
+	"scheduling":            "scheduling.k8s.io",
+	"storage":               "storage.k8s.io",
 }
 
 // ZeroObjects are the typed zero values of the root kinds as the JSON

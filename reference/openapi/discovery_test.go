@@ -31,7 +31,7 @@ func TestAggregatedDiscoveryTypes(t *testing.T) {
 		legacy bool
 		groups string
 	}{
-		{"apis", false, "apps events.k8s.io authentication.k8s.io authorization.k8s.io autoscaling batch certificates.k8s.io networking.k8s.io policy rbac.authorization.k8s.io storage.k8s.io apiextensions.k8s.io scheduling.k8s.io coordination.k8s.io discovery.k8s.io stable.example.com"}, // the real server's /apis order
+		{"apis", false, "apps events.k8s.io authentication.k8s.io authorization.k8s.io autoscaling batch certificates.k8s.io networking.k8s.io policy rbac.authorization.k8s.io storage.k8s.io admissionregistration.k8s.io apiextensions.k8s.io scheduling.k8s.io coordination.k8s.io discovery.k8s.io stable.example.com"}, // the real server's /apis order
 		{"api", true, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,7 +87,7 @@ func TestAggregatedDiscoveryClient(t *testing.T) {
 	}
 	if want := " apps=apps/v1 events.k8s.io=events.k8s.io/v1 authentication.k8s.io=authentication.k8s.io/v1 authorization.k8s.io=authorization.k8s.io/v1" +
 		" autoscaling=autoscaling/v2 batch=batch/v1 certificates.k8s.io=certificates.k8s.io/v1 networking.k8s.io=networking.k8s.io/v1 policy=policy/v1 rbac.authorization.k8s.io=rbac.authorization.k8s.io/v1" +
-		" storage.k8s.io=storage.k8s.io/v1 apiextensions.k8s.io=apiextensions.k8s.io/v1 scheduling.k8s.io=scheduling.k8s.io/v1" +
+		" storage.k8s.io=storage.k8s.io/v1 admissionregistration.k8s.io=admissionregistration.k8s.io/v1 apiextensions.k8s.io=apiextensions.k8s.io/v1 scheduling.k8s.io=scheduling.k8s.io/v1" +
 		" coordination.k8s.io=coordination.k8s.io/v1 discovery.k8s.io=discovery.k8s.io/v1 stable.example.com=stable.example.com/v1"; " "+strings.Join(names, " ") != " ="+"v1"+want {
 		t.Fatalf("groups %q", strings.Join(names, " "))
 	}

@@ -44,6 +44,9 @@ import (
 // kinds beyond the workloads, discovery, events.k8s.io); ok is false for a
 // type it does not know.
 func refMore(gvk schema.GroupVersionKind, obj, old runtime.Object) (errs field.ErrorList, ok bool) {
+	if errs, ok := refVAP(obj, old); ok {
+		return errs, true
+	}
 	ok = true
 	switch o := obj.(type) {
 	case *networking.Ingress:
