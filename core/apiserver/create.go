@@ -132,6 +132,9 @@ func (q *request) decodeWrite(anyName bool) (obj object, dry bool, err error) {
 	if err := checkMetadataType(q.res, obj); err != nil {
 		return nil, false, err
 	}
+	if err := checkJSONTypes(q.res, obj); err != nil {
+		return nil, false, err
+	}
 	if av, _ := obj["apiVersion"].(string); av == "" && q.res.CRD {
 		// the unstructured decoder does not default the version (built-in
 		// kinds get the URL's)

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kubesandbox/kubesandbox/core/jsonx"
+	"github.com/kubesandbox/kubesandbox/core/gotypes"
 )
 
 // Helpers of the Deployment controller, after
@@ -56,19 +56,14 @@ func safeEncodeString(s string) string {
 	return string(r)
 }
 
-// computeHash is controller.ComputeHash: FNV-32a of the pod template, then
-// the collision count as 8 little-endian bytes (4 used), rendered in
-// decimal through SafeEncodeString — "7c5ddbdf54"-like names.
-//
-// One difference: the real controller hashes the Go struct as printed by
-// go-spew (hashutil.DeepHashObject), which needs the k8s.io/api types;
-// here the template's canonical JSON (keys sorted) is hashed, so the value
-// differs from a real cluster's for the same template, while keeping its
-// properties (stable, 1:1 with the template, changes with collisionCount).
+// computeHash is controller.ComputeHash: FNV-32a of the pod template as
+// go-spew prints the Go value (hashutil.DeepHashObject; core/gotypes),
+// then the collision count as 8 little-endian bytes (4 used), rendered in
+// decimal through SafeEncodeString — the "7c5ddbdf54" of a real cluster
+// for the same template.
 func computeHash(template any, collisionCount *int64) string {
 	h := fnv.New32a()
-	b, _ := jsonx.Marshal(template)
-	h.Write(b)
+	h.Write([]byte(gotypes.Spew(gotypes.PodTemplateSpec, template)))
 	if collisionCount != nil {
 		buf := make([]byte, 8)
 		binary.LittleEndian.PutUint32(buf, uint32(*collisionCount))

@@ -1,7 +1,9 @@
 package controllers
 
 import (
+	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"net/http"
 	"sort"
 	"strconv"
@@ -29,7 +31,7 @@ func (m *Manager) syncStatefulSet(s obj) error {
 	if c, ok := num(s, "status", "collisionCount"); ok {
 		collision = c
 	}
-	revision := sname + "-" + computeHash(child(s, "spec", "template"), &collision)
+	revision := sname + "-" + revisionHash(child(s, "spec", "template"), collision)
 	pods := m.claim(s, kStatefulSets, kPods, child(s, "spec", "selector"))
 	byOrdinal := map[int64]obj{}
 	for _, p := range pods {
@@ -175,4 +177,23 @@ func (m *Manager) deleteStatefulPod(s, p obj) error {
 			fmt.Sprintf("delete Pod %s in StatefulSet %s successful", name(p), name(s)))
 	}
 	return ignoreNotFound(err)
+}
+
+// revisionHash is history.HashControllerRevision of the revision the
+// StatefulSet controller writes for template: FNV-32 (not 32a) of the
+// revision's data — the patch {"spec":{"template":{…,"$patch":"replace"}}}
+// as encoding/json writes a map (keys sorted, HTML escaped) — then the
+// collision count in decimal, e.g. "db-86d58c858" for a pod template whose
+// patch hashes to 86d58c858 after SafeEncodeString.
+func revisionHash(template obj, collision int64) string {
+	t := copyObj(template)
+	if t == nil {
+		t = obj{}
+	}
+	t["$patch"] = "replace"
+	b, _ := json.Marshal(map[string]any{"spec": map[string]any{"template": t}})
+	h := fnv.New32()
+	h.Write(b)
+	h.Write([]byte(strconv.FormatInt(collision, 10)))
+	return safeEncodeString(fmt.Sprint(h.Sum32()))
 }

@@ -16,6 +16,7 @@ import (
 	. "github.com/kubesandbox/kubesandbox/core/builtin/common"
 	"github.com/kubesandbox/kubesandbox/core/builtin/corev1"
 	"github.com/kubesandbox/kubesandbox/core/field"
+	"github.com/kubesandbox/kubesandbox/core/gotypes"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/validation"
 )
@@ -253,45 +254,94 @@ func validateCompletions(spec, oldSpec map[string]any, p *field.Path) field.Erro
 	return nil
 }
 
-// validateTemplateUpdate: the pod template is immutable, except that a
-// suspended job that never started may change its scheduling directives
-// (nodeSelector, tolerations, node affinity, scheduling gates, template
-// labels and annotations).
+// validateTemplateUpdate is validatePodTemplateUpdate (v1.37, with
+// MutablePodResourcesForSuspendedJobs and
+// MutableSchedulingDirectivesForSuspendedJobs on by default): the pod
+// template of a Job that is not suspended is immutable; a suspended Job
+// with no active Pods that never started (or carries a true Suspended
+// condition) may change its scheduling directives (nodeSelector,
+// tolerations, node affinity, scheduling gates, template labels and
+// annotations) and its containers' resources, checked on the pod spec
+// alone; any other suspended Job's template is immutable. The bad value
+// is the internal Go value as encoding/json prints it:
+//
+//	spec.template: Invalid value: {"labels":{…},"Spec":{"Volumes":null,…}}: field is immutable
 func validateTemplateUpdate(obj, old map[string]any, p *field.Path) field.ErrorList {
 	spec, oldSpec := Obj(obj, "spec"), Obj(old, "spec")
 	tmpl, oldTmpl := Obj(spec, "template"), Obj(oldSpec, "template")
-	if Bool(oldSpec, "suspend") && !Has(Obj(old, "status"), "startTime") && tmpl != nil && oldTmpl != nil {
+	status := Obj(old, "status")
+	suspended := Bool(oldSpec, "suspend")
+	mutable := suspended && (!Has(status, "startTime") || conditionTrue(status, "Suspended")) && Int(status, "active") == 0
+	if mutable && tmpl != nil && oldTmpl != nil {
 		oldTmpl = jsonx.CopyObject(oldTmpl)
-		om, nm := ensureObj(oldTmpl, "metadata"), Obj(tmpl, "metadata")
-		os, ns := ensureObj(oldTmpl, "spec"), Obj(tmpl, "spec")
-		for _, k := range []string{"labels", "annotations"} {
-			copyKey(om, nm, k)
+		copyDirectives(oldTmpl, tmpl)
+		ns, os := Obj(tmpl, "spec"), Obj(oldTmpl, "spec")
+		copyResources(os, ns, "containers")
+		copyResources(os, ns, "initContainers")
+		if SemanticEqual(ns, os) {
+			return nil
 		}
-		for _, k := range []string{"nodeSelector", "tolerations", "schedulingGates"} {
-			copyKey(os, ns, k)
-		}
-		na := Obj(Obj(ns, "affinity"), "nodeAffinity")
-		if oa := Obj(os, "affinity"); oa != nil || na != nil {
-			oa = jsonx.CopyObject(oa)
-			if oa == nil {
-				oa = map[string]any{}
-			}
-			if na != nil {
-				oa["nodeAffinity"] = na
-			} else {
-				delete(oa, "nodeAffinity")
-			}
-			if len(oa) == 0 && !Has(ns, "affinity") {
-				delete(os, "affinity")
-			} else {
-				os["affinity"] = oa
-			}
-		}
+		return field.ErrorList{field.Invalid(p.Child("spec"), gotypes.InternalJSON(gotypes.InternalPodSpec, ns), FieldImmutableErrorMsg)}
 	}
 	if SemanticEqual(tmpl, oldTmpl) {
 		return nil
 	}
-	return field.ErrorList{field.Invalid(p, tmpl, FieldImmutableErrorMsg)}
+	return field.ErrorList{field.Invalid(p, gotypes.InternalJSON(gotypes.InternalPodTemplateSpec, tmpl), FieldImmutableErrorMsg)}
+}
+
+// copyDirectives copies the scheduling directives of tmpl into oldTmpl.
+func copyDirectives(oldTmpl, tmpl map[string]any) {
+	om, nm := ensureObj(oldTmpl, "metadata"), Obj(tmpl, "metadata")
+	os, ns := ensureObj(oldTmpl, "spec"), Obj(tmpl, "spec")
+	for _, k := range []string{"labels", "annotations"} {
+		copyKey(om, nm, k)
+	}
+	for _, k := range []string{"nodeSelector", "tolerations", "schedulingGates"} {
+		copyKey(os, ns, k)
+	}
+	na := Obj(Obj(ns, "affinity"), "nodeAffinity")
+	if oa := Obj(os, "affinity"); oa != nil || na != nil {
+		oa = jsonx.CopyObject(oa)
+		if oa == nil {
+			oa = map[string]any{}
+		}
+		if na != nil {
+			oa["nodeAffinity"] = na
+		} else {
+			delete(oa, "nodeAffinity")
+		}
+		if len(oa) == 0 && !Has(ns, "affinity") {
+			delete(os, "affinity")
+		} else {
+			os["affinity"] = oa
+		}
+	}
+}
+
+// copyResources is validatePodResourceUpdatesOnly's copy: when both
+// specs have as many containers of the list, each old container named
+// like the new one at its index takes the new one's resources.
+func copyResources(os, ns map[string]any, list string) {
+	oc, nc := List(os, list), List(ns, list)
+	if len(oc) != len(nc) {
+		return
+	}
+	for i := range nc {
+		o, _ := oc[i].(map[string]any)
+		n, _ := nc[i].(map[string]any)
+		if o != nil && n != nil && Str(o, "name") == Str(n, "name") {
+			copyKey(o, n, "resources")
+		}
+	}
+}
+
+func conditionTrue(status map[string]any, typ string) bool {
+	for _, c := range List(status, "conditions") {
+		if c, _ := c.(map[string]any); Str(c, "type") == typ && Str(c, "status") == "True" {
+			return true
+		}
+	}
+	return false
 }
 
 func copyKey(dst, src map[string]any, k string) {

@@ -16,7 +16,10 @@ import (
 type Case struct {
 	Name     string
 	Obj, Old string
-	Want     []string
+	// OldStatus, when set, is the old object's status (which Old loses
+	// to PrepareCreate), e.g. `{"startTime":"2026-01-01T00:00:00Z"}`.
+	OldStatus string
+	Want      []string
 }
 
 // Run checks every case against the kind group/plural.
@@ -32,6 +35,13 @@ func Run(t *testing.T, group, plural string, cases []Case) {
 			var old map[string]any
 			if c.Old != "" {
 				old = Prepared(t, group, plural, c.Old)
+				if c.OldStatus != "" {
+					var st map[string]any
+					if err := json.Unmarshal([]byte(c.OldStatus), &st); err != nil {
+						t.Fatal(err)
+					}
+					old["status"] = toInt64(st)
+				}
 				if res.Hooks.PrepareUpdate != nil {
 					res.Hooks.PrepareUpdate(obj, old)
 				}
