@@ -134,7 +134,9 @@ func TestDispatch(t *testing.T) {
 // failing is a transport that cannot reach its engine.
 type failing struct{}
 
-func (failing) Call(string, []byte) ([]byte, error) { return nil, errors.New("cel.wasm could not be loaded") }
+func (failing) Call(string, []byte) ([]byte, error) {
+	return nil, errors.New("cel.wasm could not be loaded")
+}
 
 func TestRemoteTransportFailure(t *testing.T) {
 	if _, err := Remote(failing{}).CheckPolicy(CheckPolicyRequest{}); err == nil || err.Error() != "cel.wasm could not be loaded" {
