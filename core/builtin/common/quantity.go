@@ -138,7 +138,7 @@ func (q Quantity) normal() Quantity {
 		return q
 	}
 	if q.e < -9 {
-		d := pow10(-9-q.e)
+		d := pow10(-9 - q.e)
 		r := new(big.Int)
 		neg := q.m.Sign() < 0
 		a := new(big.Int).Abs(q.m)
