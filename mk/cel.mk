@@ -5,6 +5,8 @@
 #
 #   make cel-wasm     bin/web/cel.wasm (+ .br, .gz, .sha256)
 #   make test-cel     vet + the cel module's tests
+#   make bench-cel    cel.wasm's size, load time and the first write under a
+#                     rule (tests/browser/bench-cel.mjs; part of bench-browser)
 #
 # A file target: `make web-dist` relinks it only when cel/ (or the core's
 # core/cel contract it serves) changed. Brotli 9, as kubectl.wasm: on tens
@@ -17,7 +19,7 @@ CEL_WASM := $(WEB_DIST)/cel.wasm
 CEL_INPUTS := cel/go.mod cel/go.sum $(filter-out %_test.go,$(shell find cel -name '*.go' 2>/dev/null)) \
 	$(filter-out %_test.go,$(wildcard core/cel/*.go))
 
-.PHONY: cel-wasm test-cel
+.PHONY: cel-wasm test-cel bench-cel
 
 cel-wasm: $(CEL_WASM)
 
@@ -30,3 +32,6 @@ test-cel:
 	cd cel && $(GO) vet ./... && $(GO) test ./...
 
 web-dist: cel-wasm
+
+bench-cel: web-dist static-server browser-deps
+	CHROMIUM=$(CHROMIUM) node tests/browser/bench-cel.mjs
