@@ -19,9 +19,9 @@ serve: build
 	$(BIN)/kubesandbox -addr $(ADDR) -nodes $(NODES) -kubeconfig $(BIN)/kubeconfig.yaml
 
 ## test: every test (Go incl. the conformance replay and a -race pass,
-## reference module, kubectl module (mk/kubectl.mk), cel module (mk/cel.mk), browser, Node client,
+## reference module, kubectl module (mk/kubectl.mk), browser, Node client,
 ## and every fuzz target for a short budget)
-test: test-go test-reference test-kubectl test-cel test-browser test-clients-node test-fuzz
+test: test-go test-reference test-kubectl test-browser test-clients-node test-fuzz
 
 # CI=true turns a missing conformance transcript into a failure instead of
 # a skip (internal/conformance); `make test CI=false` skips instead.

@@ -4,7 +4,6 @@
 # it (wasm/cel.go). Included from the top-level Makefile.
 #
 #   make cel-wasm     bin/web/cel.wasm (+ .br, .gz, .sha256)
-#   make test-cel     vet + the cel module's tests
 #   make bench-cel    cel.wasm's size, load time and the first write under a
 #                     rule (tests/browser/bench-cel.mjs; part of bench-browser)
 #
@@ -19,7 +18,7 @@ CEL_WASM := $(WEB_DIST)/cel.wasm
 CEL_INPUTS := cel/go.mod cel/go.sum $(filter-out %_test.go,$(shell find cel -name '*.go' 2>/dev/null)) \
 	$(filter-out %_test.go,$(wildcard core/cel/*.go))
 
-.PHONY: cel-wasm test-cel bench-cel
+.PHONY: cel-wasm bench-cel
 
 cel-wasm: $(CEL_WASM)
 
@@ -27,9 +26,6 @@ $(CEL_WASM): $(CEL_INPUTS)
 	@mkdir -p $(WEB_DIST)
 	cd cel && GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o ../$@ ./cmd/wasm
 	node web/tools/compress.mjs $@ --brotli-quality=9
-
-test-cel:
-	cd cel && $(GO) vet ./... && $(GO) test ./...
 
 web-dist: cel-wasm
 
