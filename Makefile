@@ -5,12 +5,14 @@ NODES ?= 3
 GO ?= go
 BIN := bin
 
-.PHONY: all build serve test test-go test-reference conformance clean
+.PHONY: all build serve test test-go test-reference test-cel conformance clean
 
 all: build
 
+# the server links the CEL engine, which lives in the module of its own at
+# cel/ (the real k8s.io code; the core never imports it)
 build:
-	$(GO) build -o $(BIN)/kubesandbox ./core/cmd/kubesandbox
+	cd cel && $(GO) build -o ../$(BIN)/kubesandbox ./cmd/kubesandbox
 
 ## serve: the native API server (kubectl/client-go can talk to it);
 ## NODES=0 runs it without Nodes (Pods stay Pending, as on a control plane
@@ -19,9 +21,9 @@ serve: build
 	$(BIN)/kubesandbox -addr $(ADDR) -nodes $(NODES) -kubeconfig $(BIN)/kubeconfig.yaml
 
 ## test: every test (Go incl. the conformance replay and a -race pass,
-## reference module, kubectl module (mk/kubectl.mk), browser, Node client,
-## and every fuzz target for a short budget)
-test: test-go test-reference test-kubectl test-browser test-clients-node test-fuzz
+## reference module, CEL module, kubectl module (mk/kubectl.mk), browser,
+## Node client, and every fuzz target for a short budget)
+test: test-go test-reference test-cel test-kubectl test-browser test-clients-node test-fuzz
 
 # CI=true turns a missing conformance transcript into a failure instead of
 # a skip (internal/conformance); `make test CI=false` skips instead.
@@ -40,6 +42,11 @@ test-go:
 # the test-only module with the k8s.io reference libraries
 test-reference:
 	cd reference && $(GO) vet ./... && $(GO) test ./...
+
+# the CEL engine's module (cel/): its tests replay the cel-* transcripts,
+# which the core's replay skips
+test-cel:
+	cd cel && $(GO) vet ./... && $(GO) test ./...
 
 ## conformance: replay ../shared/conformance and print the report
 conformance:

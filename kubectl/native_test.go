@@ -131,7 +131,7 @@ func binaries(t *testing.T) string {
 	}
 	dir := t.TempDir()
 	for _, b := range []struct{ dir, out, pkg string }{
-		{"..", "kubesandbox", "./core/cmd/kubesandbox"},
+		{"../cel", "kubesandbox", "./cmd/kubesandbox"},
 		{".", "kubectl", "./cmd/native"},
 	} {
 		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, b.out), b.pkg)

@@ -9,6 +9,7 @@ package engine
 import (
 	"errors"
 
+	"github.com/kubesandbox/kubesandbox/cel/crd"
 	"github.com/kubesandbox/kubesandbox/core/cel"
 )
 
@@ -17,22 +18,14 @@ var ErrNotBuilt = errors.New("cel: not built yet")
 
 // Engine is the composed engine.
 type Engine struct {
-	crdRules
+	*crd.Rules
 	policies
 }
 
 // New returns an engine; it keeps what it compiles (per CRD, per policy).
-func New() *Engine { return &Engine{} }
+func New() *Engine { return &Engine{Rules: crd.New()} }
 
 var _ cel.Engine = (*Engine)(nil)
-
-// crdRules is replaced by cel/crd.
-type crdRules struct{}
-
-func (crdRules) CheckCRD(cel.CheckCRDRequest) ([]cel.Cause, error) { return nil, ErrNotBuilt }
-func (crdRules) ValidateCustomResource(cel.CustomResourceRequest) ([]cel.Cause, error) {
-	return nil, ErrNotBuilt
-}
 
 // policies is replaced by cel/policy.
 type policies struct{}

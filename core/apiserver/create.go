@@ -191,7 +191,7 @@ func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) 
 		}
 	}
 	prepareCreateHook(res, obj)
-	if err := validate(res, obj, nil); err != nil {
+	if err := s.validate(res, obj, nil); err != nil {
 		return nil, err
 	}
 	if res.Hooks.Allocate != nil {

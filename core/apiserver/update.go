@@ -137,7 +137,7 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun b
 			m["resourceVersion"] = metaStr(old, "resourceVersion")
 		}
 		if op == writeUpdate {
-			if err := validate(res, obj, old); err != nil {
+			if err := s.validate(res, obj, old); err != nil {
 				return store.NoOp(), err
 			}
 		}

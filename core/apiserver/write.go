@@ -224,8 +224,8 @@ func prepareUpdate(res *resource.Resource, obj, old object, sub string) {
 	}
 }
 
-// validate runs metadata, schema and resource validation.
-func validate(res *resource.Resource, obj, old object) error {
+// validate runs metadata, schema and resource validation, then CEL.
+func (s *Server) validate(res *resource.Resource, obj, old object) error {
 	var errs field.ErrorList
 	if old != nil || !res.NoKindMetaChecks {
 		errs = validateMeta(res, obj, old)
@@ -237,6 +237,11 @@ func validate(res *resource.Resource, obj, old object) error {
 	if old == nil && res.NoKindMetaChecks && len(errs) == 0 {
 		errs = validateMeta(res, obj, old)
 	}
+	celErrs, err := s.celValidate(res, obj, old, errs)
+	if err != nil {
+		return err
+	}
+	errs = append(errs, celErrs...)
 	if len(errs) > 0 {
 		return apierr.Invalid(apierr.GK{Group: res.Group, Kind: res.Kind}, metaStr(obj, "name"), errs)
 	}

@@ -1,8 +1,10 @@
 package builtin
 
 import (
+	"reflect"
 	"strings"
 
+	"github.com/kubesandbox/kubesandbox/core/cel"
 	"github.com/kubesandbox/kubesandbox/core/field"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
@@ -33,6 +35,7 @@ func crdHooks(h *resource.Hooks) {
 	h.Default = crdDefault
 	h.PrepareCreate = crdPrepareCreate
 	h.Validate = crdValidate
+	h.CheckCEL = crdCheckCEL
 	h.Delete.Begin = crdBeginDelete
 	h.Controller = crdController
 }
@@ -143,6 +146,7 @@ func CRDResources(crd resource.Object) []*resource.Resource {
 	spec := child(crd, "spec")
 	names := child(spec, "names")
 	storageVersion := crdStorageVersion(crd)
+	rules := crdRules(crd)
 	var out []*resource.Resource
 	for _, v := range crdVersions(crd) {
 		if served, _ := v["served"].(bool); !served {
@@ -166,6 +170,9 @@ func CRDResources(crd resource.Object) []*resource.Resource {
 		}
 		if sch, ok := nested(v, "schema", "openAPIV3Schema"); ok {
 			res.Schema, _ = schema.FromCRD(sch)
+			if schema.HasRules(sch) {
+				res.Rules = rules
+			}
 		}
 		if cols, ok := v["additionalPrinterColumns"].([]any); ok {
 			for _, c := range cols {
@@ -182,6 +189,50 @@ func CRDResources(crd resource.Object) []*resource.Resource {
 		out = append(out, res)
 	}
 	return out
+}
+
+// crdRules is what the CEL engine needs of a CRD: its JSON and a key that
+// changes with every write (uid/resourceVersion).
+func crdRules(crd resource.Object) *resource.CRDRules {
+	b, err := jsonx.Marshal(crd)
+	if err != nil {
+		return nil
+	}
+	return &resource.CRDRules{Key: metaStr(crd, "uid") + "/" + metaStr(crd, "resourceVersion"), CRD: b}
+}
+
+// crdHasRules: does any version's schema have CEL rules?
+func crdHasRules(crd resource.Object) bool {
+	for _, v := range crdVersions(crd) {
+		if sch, ok := nested(v, "schema", "openAPIV3Schema"); ok && schema.HasRules(sch) {
+			return true
+		}
+	}
+	return false
+}
+
+// crdCheckCEL asks the engine about the rules of a CRD being created, or
+// updated with a changed spec (a status write does not check the schema,
+// as the CRD status strategy does not). A CRD without rules never calls
+// the engine.
+func crdCheckCEL(e cel.Engine, obj, old resource.Object) ([]cel.Cause, error) {
+	if !crdHasRules(obj) {
+		return nil, nil
+	}
+	if old != nil && reflect.DeepEqual(obj["spec"], old["spec"]) {
+		return nil, nil
+	}
+	req := cel.CheckCRDRequest{}
+	var err error
+	if req.CRD, err = jsonx.Marshal(obj); err != nil {
+		return nil, err
+	}
+	if old != nil {
+		if req.Old, err = jsonx.Marshal(old); err != nil {
+			return nil, err
+		}
+	}
+	return e.CheckCRD(req)
 }
 
 // crdBeginDelete is the CRD registry's own delete: the clean-up finalizer

@@ -48,6 +48,12 @@ type Cause struct {
 	Field    string `json:"field"`
 	BadValue any    `json:"badValue,omitempty"`
 	Detail   string `json:"detail,omitempty"`
+	// Message, when set, is the cause's message as kube prints it
+	// (field.Error.ErrorBody: "Invalid value: <value>: <detail>"), shown
+	// as is: a bad value JSON cannot carry as kube renders it (a CRD
+	// rule's ValidationRule struct prints as Go's %#v, a failed rule omits
+	// its value) only exists there.
+	Message string `json:"message,omitempty"`
 }
 
 // Transport carries one call to an engine elsewhere (the browser's

@@ -7,9 +7,19 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/kubesandbox/kubesandbox/core/cel"
 	"github.com/kubesandbox/kubesandbox/core/field"
 	"github.com/kubesandbox/kubesandbox/core/schema"
 )
+
+// CRDRules is the CRD of a custom resource version with CEL rules, as the
+// engine needs it (core/cel.CustomResourceRequest): its JSON as stored and
+// a key that changes with every write of it (uid/resourceVersion), under
+// which the engine keeps what it compiled.
+type CRDRules struct {
+	Key string
+	CRD []byte
+}
 
 // Object is a decoded JSON object. Integers are int64, other numbers
 // float64, as in Kubernetes' unstructured objects.
@@ -56,6 +66,10 @@ type Resource struct {
 	// StorageVersion is the version objects are stored in, for CRDs with
 	// several versions; "" means Version.
 	StorageVersion string
+	// Rules, for a custom resource version whose schema has CEL rules
+	// (x-kubernetes-validations), is what the CEL engine evaluates them
+	// from; nil otherwise (writes never call the engine).
+	Rules *CRDRules
 
 	// NoGeneration: objects carry no metadata.generation (ConfigMap,
 	// Secret, Namespace, ...).
@@ -174,6 +188,11 @@ type Hooks struct {
 	Default func(obj Object)
 	// Validate checks an object about to be stored; old is nil on create.
 	Validate func(obj, old Object) field.ErrorList
+	// CheckCEL returns the engine's causes for the CEL an object carries
+	// (a CRD's rules) on create (old nil) or update; they follow
+	// Validate's. Called only when the server has an engine; an error is
+	// the engine's own failure (an internal error).
+	CheckCEL func(e cel.Engine, obj, old Object) ([]cel.Cause, error)
 	// Warnings are the strategy's WarningsOnCreate (old nil) and
 	// WarningsOnUpdate for a write of the main resource that succeeded:
 	// each text is sent as a `Warning: 299 - "text"` header.

@@ -405,3 +405,26 @@ func TestValidateStructural(t *testing.T) {
 		})
 	}
 }
+
+func TestHasRules(t *testing.T) {
+	rule := []any{map[string]any{"rule": "self.a > 0"}}
+	cases := []struct {
+		name string
+		raw  any
+		want bool
+	}{
+		{"none", map[string]any{"type": "object"}, false},
+		{"empty list", map[string]any{"x-kubernetes-validations": []any{}}, false},
+		{"root", map[string]any{"x-kubernetes-validations": rule}, true},
+		{"nested property", map[string]any{"properties": map[string]any{"spec": map[string]any{"x-kubernetes-validations": rule}}}, true},
+		{"list items", map[string]any{"items": map[string]any{"x-kubernetes-validations": rule}}, true},
+		{"default value mentioning the key is data", map[string]any{"default": map[string]any{"x-kubernetes-validations": "x"}}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := HasRules(c.raw); got != c.want {
+				t.Errorf("HasRules = %v, want %v", got, c.want)
+			}
+		})
+	}
+}

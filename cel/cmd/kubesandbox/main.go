@@ -1,7 +1,8 @@
 // Command kubesandbox serves the core's API natively, so kubectl and
 // client-go can talk to it: over plain HTTP by default, or — with -tls —
 // over HTTPS with a self-signed certificate and a bearer token, both in
-// the kubeconfig it writes.
+// the kubeconfig it writes. It links the CEL engine (cel/engine): CRD
+// validation rules are evaluated as kube-apiserver evaluates them.
 //
 // The test mode, as envtest runs kube-apiserver (no controllers change
 // objects under a test):
@@ -19,6 +20,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/kubesandbox/kubesandbox/cel/engine"
 	"github.com/kubesandbox/kubesandbox/core/controllers"
 	"github.com/kubesandbox/kubesandbox/testserver"
 )
@@ -38,6 +40,7 @@ func main() {
 	}
 	srv, err := testserver.Start(context.Background(), testserver.Options{
 		Addr: *addr, Controllers: *ctrl, Nodes: *nodes, PlainHTTP: !*useTLS, Token: *token,
+		CEL: engine.New(),
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
