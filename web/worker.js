@@ -23,6 +23,8 @@
 //   ← {t:'head', id, status, headers, body: ArrayBuffer|null, stream: bool}
 //   ← {t:'chunk', id, data: ArrayBuffer}   ← {t:'end', id, error: string|null}
 //   → {t:'cancel', id}
+//   ← {t:'busy', on}   this thread is held by synchronous work (cel.wasm's
+//                      start-up, a CEL call): no answer to pings until off
 'use strict';
 
 importScripts('wasm_exec.js');
@@ -361,6 +363,19 @@ async function loadCEL() {
   const t0 = performance.now();
   Object.assign(celStats, { state: 'loading', loaded: 0, total: 0, error: null });
   celStats.loads++;
+  // Compiling and instantiating cel.wasm (42 MB) and Go's start-up of it
+  // (the k8s.io packages' init) hold this thread for seconds, as can a
+  // call (the first builds the CEL environment): the service worker must
+  // not take the silence for a dead worker (and retry a write in progress).
+  busy(true);
+  try {
+    await startCEL(t0);
+  } finally {
+    busy(false);
+  }
+}
+
+async function startCEL(t0) {
   const resp = await fetch(celURL);
   if (!resp.ok) throw new Error(`fetching ${celURL}: HTTP ${resp.status}`);
   const go = new self.Go();
@@ -377,8 +392,19 @@ async function loadCEL() {
     throw new Error('cel.wasm exited before it was ready');
   });
   await Promise.race([ready, exited]);
+  const call = self.kubesandboxCEL;
+  self.kubesandboxCEL = (method, request) => {
+    busy(true);
+    try { return call(method, request); } finally { busy(false); }
+  };
   celStats.millis = performance.now() - t0;
   celStats.state = 'ready';
+}
+
+// busy tells the service worker's ports that this thread is (or no longer
+// is) held by synchronous Go work: it waits for answers instead of pinging.
+function busy(on) {
+  for (const p of requestPorts) p.postMessage({ t: 'busy', on });
 }
 
 // ---- IndexedDB: the snapshot + event log behind the Go store (wasm/idb.go) ----

@@ -100,3 +100,44 @@ test('a restored sandbox with rules loads cel.wasm in the background after its f
   assert.equal(s.cel.loads, 1);
   await closeAll(env.browser, [page]);
 });
+
+test('a CRD rule holds in the browser: kube\'s 422 with the rule\'s cause, 201 for a good object, and again after a restore', async () => {
+  let page = await open('cel-e2e');
+  const fetchedBefore = await celFetches();
+  // writes without rules never load the engine
+  assert.equal((await api(page, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } })).status, 201);
+  assert.deepEqual([(await stats(page)).cel.state, (await stats(page)).cel.loads], ['absent', 0]);
+  assert.equal(await celFetches(), fetchedBefore, 'no fetch of cel.wasm before a rule exists');
+
+  const made = await api(page, 'POST', CRDS, crd(true));
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  assert.equal((await stats(page)).cel.state, 'ready', 'the CRD with a rule loaded cel.wasm');
+  const widgets = '/apis/cel.example.com/v1/namespaces/default/widgets';
+  await until('widgets served', async () => (await api(page, 'GET', widgets)).status === 200);
+  const widget = (name, replicas, maxReplicas) => ({ apiVersion: 'cel.example.com/v1', kind: 'Widget', metadata: { name }, spec: { replicas, maxReplicas } });
+  const rule = (p) => p.evaluate(async (path) => {
+    const bad = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'cel.example.com/v1', kind: 'Widget', metadata: { name: 'too-many' }, spec: { replicas: 5, maxReplicas: 3 } }) });
+    return { status: bad.status, body: await bad.json() };
+  }, widgets);
+  const wantRefusal = {
+    apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422,
+    message: 'Widget.cel.example.com "too-many" is invalid: spec: Invalid value: failed rule: self.replicas <= self.maxReplicas',
+    details: { name: 'too-many', group: 'cel.example.com', kind: 'Widget',
+      causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: failed rule: self.replicas <= self.maxReplicas', field: 'spec' }] },
+  };
+  const bad = await rule(page);
+  assert.deepEqual(bad, { status: 422, body: wantRefusal });
+  assert.equal((await api(page, 'POST', widgets, widget('fine', 2, 3))).status, 201);
+  assert.equal((await api(page, 'GET', widgets + '/too-many')).status, 404, 'the refused object was not stored');
+
+  // restored state: a new worker from IndexedDB; the rule still holds
+  await closeAll(env.browser, [page]);
+  page = await open('cel-e2e');
+  assert.deepEqual(await rule(page), { status: 422, body: wantRefusal });
+  const upd = await api(page, 'PUT', widgets + '/fine', { ...widget('fine', 4, 3), metadata: { name: 'fine', resourceVersion: (await api(page, 'GET', widgets + '/fine')).body.metadata.resourceVersion } });
+  assert.equal(upd.status, 422, JSON.stringify(upd.body));
+  assert.equal((await api(page, 'POST', widgets, widget('also-fine', 3, 3))).status, 201);
+  assert.equal((await stats(page)).cel.loads, 1, 'loaded once in the new worker');
+  await closeAll(env.browser, [page]);
+});
