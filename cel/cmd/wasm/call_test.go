@@ -45,3 +45,13 @@ func TestCall(t *testing.T) {
 		})
 	}
 }
+
+func TestWarm(t *testing.T) {
+	if err := warm(engine.New()); err != nil && !errors.Is(err, engine.ErrNotBuilt) {
+		t.Fatalf("warm: %v", err)
+	}
+	causes, err := engine.New().CheckCRD(cel.CheckCRDRequest{CRD: json.RawMessage(warmCRD[len(`{"crd": `) : len(warmCRD)-1])})
+	if err != nil || len(causes) != 0 {
+		t.Fatalf("warmCRD is not a valid CRD with a rule: %v, %v", causes, err)
+	}
+}

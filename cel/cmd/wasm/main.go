@@ -29,6 +29,7 @@ import (
 
 func main() {
 	e := engine.New()
+	warm(e)
 	js.Global().Set("kubesandboxCEL", js.FuncOf(func(_ js.Value, a []js.Value) any {
 		if len(a) != 2 || a[0].Type() != js.TypeString || a[1].Type() != js.TypeString {
 			return []any{"kubesandboxCEL(method, request): two strings", nil}
