@@ -136,8 +136,9 @@ func awaitJS(p js.Value) (js.Value, error) {
 // preloadCEL starts loading cel.wasm in the background when the restored
 // state has rules or policies (a CRD with x-kubernetes-validations, a
 // ValidatingAdmissionPolicy): the first write that needs the engine then
-// finds it loaded. Called after the first answer, so that it never delays
-// it. A failure is left for that write (it tries again).
+// finds it loaded. Called after the first answer (or celAfter without
+// one), so that it never delays it. A failure is left for that write (it
+// tries again).
 func preloadCEL(h *apiserver.Server, t *celTransport) {
 	if !hasCEL(h) {
 		return

@@ -74,6 +74,10 @@ var options = apiserver.Options{MinWatchSeconds: 240, MaxWatchSeconds: 270}
 // before it starts the controllers anyway (a worker nobody asks yet).
 const controllersAfter = time.Second
 
+// celAfter is how long a restored sandbox with rules waits for a first
+// request before it loads cel.wasm anyway (preloadCEL).
+const celAfter = 2 * time.Second
+
 func main() {
 	jsglue.MarkMain()
 	celT := &celTransport{}
@@ -112,11 +116,15 @@ func main() {
 	defer release()
 	jsglue.Ready("")
 	go func() {
+		t := time.NewTimer(celAfter)
+		defer t.Stop()
 		select {
 		case <-jsglue.Answered():
-			preloadCEL(handler, celT)
+		case <-t.C:
 		case <-ctx.Done():
+			return
 		}
+		preloadCEL(handler, celT)
 	}()
 	if controllersOn() {
 		go startControllers(ctx, handler)

@@ -87,17 +87,19 @@ test('a failed load fails the call (nothing kept) and the next call loads again'
   await closeAll(env.browser, [page]);
 });
 
-test('a restored sandbox with rules loads cel.wasm in the background after its first answer', async () => {
+test('a restored sandbox with rules loads cel.wasm in the background after its first answer, or without one', async () => {
   let page = await open('cel-restore');
   assert.equal((await api(page, 'POST', CRDS, crd(true))).status, 201);
-  await closeAll(env.browser, [page]); // the SharedWorker ends: the next page restores from IndexedDB
-  page = await open('cel-restore');
-  assert.equal((await api(page, 'GET', CRDS + '/widgets.cel.example.com')).status, 200);
-  const s = await until('cel.wasm loaded in the background', async () => {
-    const st = await stats(page);
-    return st.cel.state === 'ready' && st;
-  });
-  assert.equal(s.cel.loads, 1);
+  for (const ask of [true, false]) {
+    await closeAll(env.browser, [page]); // the SharedWorker ends: the next page restores from IndexedDB
+    page = await open('cel-restore');
+    if (ask) assert.equal((await api(page, 'GET', CRDS + '/widgets.cel.example.com')).status, 200);
+    const s = await until(`cel.wasm loaded in the background (${ask ? 'after an answer' : 'no request'})`, async () => {
+      const st = await stats(page);
+      return st.cel.state === 'ready' && st;
+    });
+    assert.equal(s.cel.loads, 1);
+  }
   await closeAll(env.browser, [page]);
 });
 
