@@ -135,4 +135,3 @@ func TestCheckCRDFindsFailures(t *testing.T) {
 		})
 	}
 }
-

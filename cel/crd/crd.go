@@ -18,11 +18,12 @@
 // Worked example:
 //
 //	r := crd.New()
-//	causes, _ := r.ValidateCustomResource(cel.CustomResourceRequest{
+//	resp, _ := r.ValidateCustomResource(cel.CustomResourceRequest{
 //		CRDKey: "uid/42", CRD: crdJSON, Version: "v1",
 //		Object: []byte(`{"spec":{"replicas":5,"maxReplicas":3}}`)})
-//	// causes[0] = {Type: "FieldValueInvalid", Field: "spec",
-//	//   BadValue: "object", Detail: "failed rule: self.replicas <= self.maxReplicas"}
+//	// resp.Causes[0] = {Type: "FieldValueInvalid", Field: "spec",
+//	//   Detail: "failed rule: self.replicas <= self.maxReplicas",
+//	//   Message: "Invalid value: failed rule: self.replicas <= self.maxReplicas"}
 package crd
 
 import (
@@ -41,6 +42,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	"k8s.io/apiserver/pkg/cel/common"
+	"k8s.io/apiserver/pkg/warning"
 
 	"github.com/kubesandbox/kubesandbox/core/cel"
 )
@@ -86,33 +88,41 @@ func (r *Rules) CheckCRD(req cel.CheckCRDRequest) ([]cel.Cause, error) {
 // ValidateCustomResource evaluates a version's rules on one write, as the
 // customresource strategy's Validate / ValidateUpdate (and the status
 // strategy's, which evaluates the same rules on the whole object) do:
-// with the runtime cost budget and, on update, ratcheting (errors of values
-// unchanged since the stored object are dropped).
-func (r *Rules) ValidateCustomResource(req cel.CustomResourceRequest) ([]cel.Cause, error) {
+// with the runtime cost budget and, on update, ratcheting (a failure of a
+// rule whose value is unchanged since the stored object is a warning, as
+// kube adds it to the request's warnings).
+func (r *Rules) ValidateCustomResource(req cel.CustomResourceRequest) (cel.CustomResourceResponse, error) {
+	var out cel.CustomResourceResponse
 	c, err := r.compiledFor(req)
 	if err != nil {
-		return nil, err
+		return out, err
 	}
 	if c.validator == nil {
-		return nil, nil
+		return out, nil
 	}
 	obj, err := decodeValue(req.Object)
 	if err != nil {
-		return nil, fmt.Errorf("object: %w", err)
+		return out, fmt.Errorf("object: %w", err)
 	}
-	ctx := context.Background()
+	rec := &warnings{}
+	ctx := warning.WithWarningRecorder(context.Background(), rec)
 	if len(req.Old) == 0 || string(req.Old) == "null" {
 		errs, _ := c.validator.Validate(ctx, nil, c.schema, obj, nil, celconfig.RuntimeCELCostBudget)
-		return causes(errs), nil
+		return cel.CustomResourceResponse{Causes: causes(errs), Warnings: rec.texts}, nil
 	}
 	old, err := decodeValue(req.Old)
 	if err != nil {
-		return nil, fmt.Errorf("old: %w", err)
+		return out, fmt.Errorf("old: %w", err)
 	}
 	correlated := common.NewCorrelatedObject(obj, old, &model.Structural{Structural: c.schema})
 	errs, _ := c.validator.Validate(ctx, nil, c.schema, obj, old, celconfig.RuntimeCELCostBudget, schemacel.WithRatcheting(correlated))
-	return causes(errs), nil
+	return cel.CustomResourceResponse{Causes: causes(errs), Warnings: rec.texts}, nil
 }
+
+// warnings records what the validator adds to the request's warnings.
+type warnings struct{ texts []string }
+
+func (w *warnings) AddWarning(agent, text string) { w.texts = append(w.texts, text) }
 
 // compiledFor returns the cached validator of req's CRD and version,
 // building it as the CRD handler and the strategy do.

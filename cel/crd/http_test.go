@@ -49,10 +49,10 @@ func (c *countingEngine) CheckCRD(r cel.CheckCRDRequest) ([]cel.Cause, error) {
 	return c.Engine.CheckCRD(r)
 }
 
-func (c *countingEngine) ValidateCustomResource(r cel.CustomResourceRequest) ([]cel.Cause, error) {
+func (c *countingEngine) ValidateCustomResource(r cel.CustomResourceRequest) (cel.CustomResourceResponse, error) {
 	c.validates.Add(1)
 	if c.fail != nil {
-		return nil, c.fail
+		return cel.CustomResourceResponse{}, c.fail
 	}
 	return c.Engine.ValidateCustomResource(r)
 }
@@ -225,3 +225,46 @@ func TestEngineFailureIsInternalError(t *testing.T) {
 	}
 }
 
+// TestRatchetingThroughHandler: a rule added after an object was stored
+// does not refuse an update leaving the offending value as it was — its
+// failure is a Warning header (kube's ratcheting) — but does refuse one
+// changing it.
+func TestRatchetingThroughHandler(t *testing.T) {
+	api := apiserver.New(apiserver.Options{CEL: engine.New()})
+	defer api.Close()
+	crds := "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
+	if a := do(t, api, "POST", crds, "application/json", widgetCRD(false)); a.code != 201 {
+		t.Fatalf("CRD create: %d %v", a.code, a.body)
+	}
+	if a := do(t, api, "POST", widgets, "application/json", `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"replicas":5,"maxReplicas":3}}`); a.code != 201 {
+		t.Fatalf("create: %d %v", a.code, a.body)
+	}
+	if a := do(t, api, "PATCH", crds+"/widgets.example.com", "application/json-patch+json",
+		`[{"op":"add","path":"/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/replicas/x-kubernetes-validations","value":[{"rule":"self < 4","message":"replicas must be below 4"}]}]`); a.code != 200 {
+		t.Fatalf("CRD patch: %d %v", a.code, a.body)
+	}
+	const warn = `299 - "spec.replicas: Invalid value: 5: replicas must be below 4"`
+	cases := []struct {
+		name, body string
+		code       int
+		warning    string
+	}{
+		{"an unchanged value is ratcheted", `{"spec":{"maxReplicas":9}}`, 200, warn},
+		{"a changed value is checked", `{"spec":{"replicas":6}}`, 422, ""},
+		{"a change to a valid value passes", `{"spec":{"replicas":2}}`, 200, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			req := httptest.NewRequest("PATCH", widgets+"/w", strings.NewReader(c.body))
+			req.Header.Set("Content-Type", "application/merge-patch+json")
+			rec := httptest.NewRecorder()
+			api.ServeHTTP(rec, req)
+			if rec.Code != c.code {
+				t.Fatalf("%d, want %d: %s", rec.Code, c.code, rec.Body)
+			}
+			if got := rec.Header().Get("Warning"); got != c.warning {
+				t.Errorf("Warning %q, want %q", got, c.warning)
+			}
+		})
+	}
+}

@@ -1,55 +1,123 @@
 package apiserver
 
 import (
-	"fmt"
-	"strings"
+	"errors"
+	"net/http"
+	"reflect"
 
-	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/cel"
 	"github.com/kubesandbox/kubesandbox/core/field"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 )
 
-// This file asks the CEL engine (Options.CEL, core/cel) about a write,
-// after the rest of its validation:
-//   - an object whose kind carries CEL (Hooks.CheckCEL: a CRD's rules) gets
-//     the engine's causes about its expressions;
-//   - a custom resource of a version whose schema has rules (res.Rules)
-//     gets its rules evaluated, as the customresource strategies do —
-//     unless the schema already found a blocking error, when kube adds one
-//     cause saying the rules were not checked.
+// The CRD validation rules of custom resources (x-kubernetes-validations):
+// a custom resource of a version whose schema has rules (res.Rules) gets
+// them evaluated by the server's CEL engine after the rest of its
+// validation, as the customresource strategies do — unless a blocking
+// schema error came first, when kube adds one cause saying the rules were
+// not checked. Without an engine rules are stored, not evaluated.
 //
-// Without an engine nothing is asked: rules are stored, not evaluated.
+// On an update, a failing rule whose value did not change is a warning
+// (ratcheting), sent with the answer whether the write succeeds or not:
+// validation has no request, so a success leaves its warnings under the
+// validated object (keepWarnings), which respond takes when it answers
+// with that very object; a failure carries them in its error
+// (withWarnings), which writeErrorAs sends.
 
 // rulesNotChecked is the strategies' cause when schema errors block CEL.
 const rulesNotChecked = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"
 
-// celValidate returns the CEL causes of a write; prior are the causes
-// found so far. An engine failure is an internal error.
-func (s *Server) celValidate(res *resource.Resource, obj, old object, prior field.ErrorList) (field.ErrorList, error) {
-	e := s.opts.CEL
-	if e == nil {
-		return nil, nil
+// customResourceRules returns the rules' causes and warnings for a write;
+// prior are the causes found so far. An error is the engine's own failure.
+func (s *Server) customResourceRules(res *resource.Resource, obj, old object, prior field.ErrorList) (field.ErrorList, []string, error) {
+	if blocksCEL(prior) {
+		return field.ErrorList{field.Invalid(nil, nil, rulesNotChecked)}, nil, nil
 	}
-	var causes []cel.Cause
+	req := cel.CustomResourceRequest{CRDKey: res.Rules.Key, CRD: res.Rules.CRD, Version: res.Version}
 	var err error
-	switch {
-	case res.Hooks.CheckCEL != nil:
-		causes, err = res.Hooks.CheckCEL(e, obj, old)
-	case res.Rules != nil:
-		if blocksCEL(prior) {
-			return field.ErrorList{field.Invalid(nil, nil, rulesNotChecked)}, nil
+	if req.Object, err = jsonx.Marshal(obj); err != nil {
+		return nil, nil, err
+	}
+	if old != nil {
+		if req.Old, err = jsonx.Marshal(old); err != nil {
+			return nil, nil, err
 		}
-		causes, err = s.validateCustomResource(e, res, obj, old)
-	default:
-		return nil, nil
 	}
+	resp, err := s.opts.CEL.ValidateCustomResource(req)
 	if err != nil {
-		return nil, apierr.Internal(fmt.Errorf("CEL: %w", err))
+		return nil, nil, err
 	}
-	return celErrors(causes), nil
+	return cel.Errors(resp.Causes), resp.Warnings, nil
 }
+
+// warnedError is a write's error with the warnings kube sends with it.
+type warnedError struct {
+	error
+	warnings []string
+}
+
+func (e *warnedError) Unwrap() error { return e.error }
+
+func withWarnings(err error, warnings []string) error {
+	if len(warnings) == 0 {
+		return err
+	}
+	return &warnedError{err, warnings}
+}
+
+// errorWarnings adds the Warning headers an error carries.
+func errorWarnings(w http.ResponseWriter, err error) {
+	var we *warnedError
+	if !errors.As(err, &we) {
+		return
+	}
+	for _, text := range we.warnings {
+		if h, ok := warningHeader(text); ok {
+			w.Header().Add("Warning", h)
+		}
+	}
+}
+
+// maxKeptWarnings bounds keptWarnings: an entry whose object is never
+// answered (a write retried after a conflict) is dropped with the rest.
+const maxKeptWarnings = 1024
+
+// keepWarnings leaves a validated object's warnings for respond.
+func (s *Server) keepWarnings(obj object, warnings []string) {
+	if len(warnings) == 0 {
+		return
+	}
+	s.warnMu.Lock()
+	defer s.warnMu.Unlock()
+	if s.keptWarnings == nil || len(s.keptWarnings) >= maxKeptWarnings {
+		s.keptWarnings = map[uintptr]keptWarnings{}
+	}
+	s.keptWarnings[objectID(obj)] = keptWarnings{obj, warnings}
+}
+
+// keptWarnings holds its object, whose address (the key) then cannot be
+// reused by another while the entry lives.
+type keptWarnings struct {
+	obj      object
+	warnings []string
+}
+
+// takeWarnings returns (and forgets) the warnings kept for obj.
+func (s *Server) takeWarnings(obj object) []string {
+	s.warnMu.Lock()
+	defer s.warnMu.Unlock()
+	if len(s.keptWarnings) == 0 || obj == nil {
+		return nil
+	}
+	id := objectID(obj)
+	k := s.keptWarnings[id]
+	delete(s.keptWarnings, id)
+	return k.warnings
+}
+
+// objectID is a map's identity (it stays put while the map lives).
+func objectID(obj object) uintptr { return uintptr(reflect.ValueOf(obj).UnsafePointer()) }
 
 // blocksCEL is the strategies' hasBlockingErr: OpenAPI type, required,
 // enum, maxLength, maxItems failures leave the rules unevaluated.
@@ -61,35 +129,4 @@ func blocksCEL(errs field.ErrorList) bool {
 		}
 	}
 	return false
-}
-
-// validateCustomResource asks the engine to evaluate res's rules.
-func (s *Server) validateCustomResource(e cel.Engine, res *resource.Resource, obj, old object) ([]cel.Cause, error) {
-	req := cel.CustomResourceRequest{CRDKey: res.Rules.Key, CRD: res.Rules.CRD, Version: res.Version}
-	var err error
-	if req.Object, err = jsonx.Marshal(obj); err != nil {
-		return nil, err
-	}
-	if old != nil {
-		if req.Old, err = jsonx.Marshal(old); err != nil {
-			return nil, err
-		}
-	}
-	return e.ValidateCustomResource(req)
-}
-
-// celErrors turns the engine's causes into field errors that print as
-// kube printed them (Cause.Message is kube's ErrorBody).
-func celErrors(causes []cel.Cause) field.ErrorList {
-	errs := make(field.ErrorList, 0, len(causes))
-	for _, c := range causes {
-		t := field.Type(c.Type)
-		fe := &field.Error{Type: t, Field: c.Field, BadValue: c.BadValue, Detail: c.Detail}
-		if c.Message != "" {
-			fe.BadValue = field.OmitValue
-			fe.Detail = strings.TrimPrefix(strings.TrimPrefix(c.Message, t.Text()), ": ")
-		}
-		errs = append(errs, fe)
-	}
-	return errs
 }

@@ -350,6 +350,7 @@ func writeError(w http.ResponseWriter, err error) {
 // writeErrorAs writes err as a Status in the negotiated form: protobuf
 // or YAML when the answer would have been, else JSON.
 func writeErrorAs(w http.ResponseWriter, out output, err error) {
+	errorWarnings(w, err)
 	switch out.media {
 	case mediaProtobuf:
 		writeErrorProtobuf(w, err)

@@ -63,6 +63,10 @@ type Server struct {
 
 	fmMu          sync.Mutex
 	fieldManagers map[*resource.Resource]fieldManager
+	// keptWarnings are validated objects' warnings for their answer
+	// (cel.go: keepWarnings).
+	warnMu       sync.Mutex
+	keptWarnings map[uintptr]keptWarnings
 
 	// perWatcherEncoding: every watcher decodes and encodes its own copy of
 	// each event (watch_event.go) — the baseline of the benchmarks and of

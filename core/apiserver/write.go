@@ -224,7 +224,8 @@ func prepareUpdate(res *resource.Resource, obj, old object, sub string) {
 	}
 }
 
-// validate runs metadata, schema and resource validation, then CEL.
+// validate runs metadata, schema and resource validation, and the
+// kind's CEL checks when the server has an engine.
 func (s *Server) validate(res *resource.Resource, obj, old object) error {
 	var errs field.ErrorList
 	if old != nil || !res.NoKindMetaChecks {
@@ -237,14 +238,25 @@ func (s *Server) validate(res *resource.Resource, obj, old object) error {
 	if old == nil && res.NoKindMetaChecks && len(errs) == 0 {
 		errs = validateMeta(res, obj, old)
 	}
-	celErrs, err := s.celValidate(res, obj, old, errs)
-	if err != nil {
-		return err
+	if res.Hooks.CEL != nil && s.opts.CEL != nil {
+		celErrs, err := res.Hooks.CEL(s.opts.CEL, obj, old)
+		if err != nil {
+			return apierr.Internal(err)
+		}
+		errs = append(errs, celErrs...)
 	}
-	errs = append(errs, celErrs...)
+	var warnings []string
+	if res.Rules != nil && s.opts.CEL != nil {
+		ruleErrs, w, err := s.customResourceRules(res, obj, old, errs)
+		if err != nil {
+			return apierr.Internal(err)
+		}
+		errs, warnings = append(errs, ruleErrs...), w
+	}
 	if len(errs) > 0 {
-		return apierr.Invalid(apierr.GK{Group: res.Group, Kind: res.Kind}, metaStr(obj, "name"), errs)
+		return withWarnings(apierr.Invalid(apierr.GK{Group: res.Group, Kind: res.Kind}, metaStr(obj, "name"), errs), warnings)
 	}
+	s.keepWarnings(obj, warnings)
 	return nil
 }
 

@@ -35,7 +35,7 @@ func crdHooks(h *resource.Hooks) {
 	h.Default = crdDefault
 	h.PrepareCreate = crdPrepareCreate
 	h.Validate = crdValidate
-	h.CheckCEL = crdCheckCEL
+	h.CEL = crdCEL
 	h.Delete.Begin = crdBeginDelete
 	h.Controller = crdController
 }
@@ -211,11 +211,11 @@ func crdHasRules(crd resource.Object) bool {
 	return false
 }
 
-// crdCheckCEL asks the engine about the rules of a CRD being created, or
+// crdCEL asks the engine about the rules of a CRD being created, or
 // updated with a changed spec (a status write does not check the schema,
 // as the CRD status strategy does not). A CRD without rules never calls
 // the engine.
-func crdCheckCEL(e cel.Engine, obj, old resource.Object) ([]cel.Cause, error) {
+func crdCEL(e cel.Engine, obj, old resource.Object) (field.ErrorList, error) {
 	if !crdHasRules(obj) {
 		return nil, nil
 	}
@@ -232,7 +232,11 @@ func crdCheckCEL(e cel.Engine, obj, old resource.Object) ([]cel.Cause, error) {
 			return nil, err
 		}
 	}
-	return e.CheckCRD(req)
+	causes, err := e.CheckCRD(req)
+	if err != nil {
+		return nil, err
+	}
+	return cel.Errors(causes), nil
 }
 
 // crdBeginDelete is the CRD registry's own delete: the clean-up finalizer

@@ -21,8 +21,9 @@
 //	//   [{rule: "self.replicas <= self.maxReplicas"}]
 //	//   → the core calls CheckCRD(crd, nil): no causes, 201
 //	// POST a custom resource {spec: {replicas: 5, maxReplicas: 3}}
-//	//   → ValidateCustomResource(...) returns one cause
-//	//     {FieldValueInvalid, "spec", "Invalid value: \"object\": failed rule: ..."}
+//	//   → ValidateCustomResource(...) answers one cause {Type:
+//	//     FieldValueInvalid, Field: spec, Message: "Invalid value: failed
+//	//     rule: self.replicas <= self.maxReplicas"}
 //	//   → 422 Invalid, nothing stored
 package cel
 

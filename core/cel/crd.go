@@ -1,6 +1,11 @@
 package cel
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/kubesandbox/kubesandbox/core/field"
+)
 
 // CRDRules are the x-kubernetes-validations of CRD schemas.
 //
@@ -13,7 +18,7 @@ type CRDRules interface {
 	CheckCRD(req CheckCRDRequest) ([]Cause, error)
 	// ValidateCustomResource evaluates the rules of one served version's
 	// schema on a custom resource being written (Old nil on create).
-	ValidateCustomResource(req CustomResourceRequest) ([]Cause, error)
+	ValidateCustomResource(req CustomResourceRequest) (CustomResourceResponse, error)
 }
 
 // CheckCRDRequest is a CRD (apiextensions.k8s.io/v1 JSON) and, on update,
@@ -35,9 +40,20 @@ type CustomResourceRequest struct {
 	Old         json.RawMessage `json:"old,omitempty"`
 }
 
+// CustomResourceResponse is the rules' verdict on a write: the causes of
+// its 422, and the warnings kube sends with the answer — on an update,
+// the failures of rules whose value did not change (ratcheting) are
+// warnings, not causes.
+type CustomResourceResponse struct {
+	Causes   []Cause  `json:"causes,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
 func init() {
 	serve("CheckCRD", func(e Engine, r CheckCRDRequest) ([]Cause, error) { return e.CheckCRD(r) })
-	serve("ValidateCustomResource", func(e Engine, r CustomResourceRequest) ([]Cause, error) { return e.ValidateCustomResource(r) })
+	serve("ValidateCustomResource", func(e Engine, r CustomResourceRequest) (CustomResourceResponse, error) {
+		return e.ValidateCustomResource(r)
+	})
 }
 
 func (r remote) CheckCRD(req CheckCRDRequest) (out []Cause, err error) {
@@ -45,7 +61,28 @@ func (r remote) CheckCRD(req CheckCRDRequest) (out []Cause, err error) {
 	return out, err
 }
 
-func (r remote) ValidateCustomResource(req CustomResourceRequest) (out []Cause, err error) {
+func (r remote) ValidateCustomResource(req CustomResourceRequest) (out CustomResourceResponse, err error) {
 	err = r.call("ValidateCustomResource", req, &out)
 	return out, err
+}
+
+// Errors turns an engine's causes back into the core's field errors,
+// printed as kube printed them: a cause with a Message (kube's ErrorBody)
+// keeps it word for word.
+//
+//	Errors([]Cause{{Type: "FieldValueInvalid", Field: "spec",
+//		Message: "Invalid value: failed rule: self.replicas <= self.maxReplicas"}})
+//	// → spec: Invalid value: failed rule: self.replicas <= self.maxReplicas
+func Errors(causes []Cause) field.ErrorList {
+	errs := make(field.ErrorList, 0, len(causes))
+	for _, c := range causes {
+		t := field.Type(c.Type)
+		fe := &field.Error{Type: t, Field: c.Field, BadValue: c.BadValue, Detail: c.Detail}
+		if c.Message != "" {
+			fe.BadValue = field.OmitValue
+			fe.Detail = strings.TrimPrefix(strings.TrimPrefix(c.Message, t.Text()), ": ")
+		}
+		errs = append(errs, fe)
+	}
+	return errs
 }

@@ -52,9 +52,7 @@ func TestBuiltinTranscripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// cel-* need the CEL engine, which the core does not link: the cel
-	// module replays them (cel/crd/replay_test.go)
-	ts = slices.DeleteFunc(ts, func(tr Transcript) bool { return strings.HasPrefix(tr.Scenario, "cel-") })
+	ts = slices.DeleteFunc(ts, func(tr Transcript) bool { return strings.HasPrefix(tr.Scenario, "cel-") }) // need a CEL engine: replayed by the cel module
 	maxLines := 40
 	if os.Getenv("REPLAY_VERBOSE") == "1" {
 		maxLines = 0

@@ -63,13 +63,13 @@ type Resource struct {
 	// CRD marks a custom resource (answers as custom resources do: no
 	// strategic merge patch, PUT needs a resourceVersion, ...).
 	CRD bool
-	// StorageVersion is the version objects are stored in, for CRDs with
-	// several versions; "" means Version.
-	StorageVersion string
 	// Rules, for a custom resource version whose schema has CEL rules
 	// (x-kubernetes-validations), is what the CEL engine evaluates them
 	// from; nil otherwise (writes never call the engine).
 	Rules *CRDRules
+	// StorageVersion is the version objects are stored in, for CRDs with
+	// several versions; "" means Version.
+	StorageVersion string
 
 	// NoGeneration: objects carry no metadata.generation (ConfigMap,
 	// Secret, Namespace, ...).
@@ -188,11 +188,12 @@ type Hooks struct {
 	Default func(obj Object)
 	// Validate checks an object about to be stored; old is nil on create.
 	Validate func(obj, old Object) field.ErrorList
-	// CheckCEL returns the engine's causes for the CEL an object carries
-	// (a CRD's rules) on create (old nil) or update; they follow
-	// Validate's. Called only when the server has an engine; an error is
-	// the engine's own failure (an internal error).
-	CheckCEL func(e cel.Engine, obj, old Object) ([]cel.Cause, error)
+	// CEL returns what the server's CEL engine finds wrong in an object
+	// being created (old nil) or updated — expressions that do not
+	// compile —, after Validate and only when the server has an engine
+	// (apiserver.Options.CEL); its causes join Validate's in the 422. An
+	// error is the engine's own failure (500).
+	CEL func(e cel.Engine, obj, old Object) (field.ErrorList, error)
 	// Warnings are the strategy's WarningsOnCreate (old nil) and
 	// WarningsOnUpdate for a write of the main resource that succeeded:
 	// each text is sent as a `Warning: 299 - "text"` header.
