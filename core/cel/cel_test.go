@@ -11,16 +11,17 @@ import (
 // fake answers every method with what it was told, and records the
 // request it got (after its trip through JSON).
 type fake struct {
-	causes []Cause
-	adm    AdmissionResponse
-	err    error
-	got    any
+	causes   []Cause
+	warnings []string
+	adm      AdmissionResponse
+	err      error
+	got      any
 }
 
 func (f *fake) CheckCRD(r CheckCRDRequest) ([]Cause, error) { f.got = r; return f.causes, f.err }
-func (f *fake) ValidateCustomResource(r CustomResourceRequest) ([]Cause, error) {
+func (f *fake) ValidateCustomResource(r CustomResourceRequest) (CustomResourceResponse, error) {
 	f.got = r
-	return f.causes, f.err
+	return CustomResourceResponse{Causes: f.causes, Warnings: f.warnings}, f.err
 }
 func (f *fake) CheckPolicy(r CheckPolicyRequest) ([]Cause, error) { f.got = r; return f.causes, f.err }
 func (f *fake) Admit(r AdmissionRequest) (AdmissionResponse, error) {
@@ -61,7 +62,8 @@ func TestRemoteDispatchRoundTrip(t *testing.T) {
 		{"CheckCRD create", "CheckCRD", func(e Engine) (any, error) { return e.CheckCRD(CheckCRDRequest{CRD: crd}) }, CheckCRDRequest{CRD: crd}},
 		{"CheckCRD update", "CheckCRD", func(e Engine) (any, error) { return e.CheckCRD(CheckCRDRequest{CRD: crd, Old: crd}) }, CheckCRDRequest{CRD: crd, Old: crd}},
 		{"ValidateCustomResource", "ValidateCustomResource", func(e Engine) (any, error) {
-			return e.ValidateCustomResource(CustomResourceRequest{CRDKey: "uid/7", CRD: crd, Version: "v1", Subresource: "status", Object: obj, Old: obj})
+			resp, err := e.ValidateCustomResource(CustomResourceRequest{CRDKey: "uid/7", CRD: crd, Version: "v1", Subresource: "status", Object: obj, Old: obj})
+			return resp.Causes, err
 		}, CustomResourceRequest{CRDKey: "uid/7", CRD: crd, Version: "v1", Subresource: "status", Object: obj, Old: obj}},
 		{"CheckPolicy", "CheckPolicy", func(e Engine) (any, error) { return e.CheckPolicy(CheckPolicyRequest{Object: obj}) }, CheckPolicyRequest{Object: obj}},
 	} {
@@ -97,6 +99,13 @@ func TestRemoteDispatchRoundTrip(t *testing.T) {
 		got, err := Remote(&wire{e: f}).Admit(req)
 		if err != nil || !reflect.DeepEqual(got, adm) || !reflect.DeepEqual(f.got, req) {
 			t.Fatalf("Admit = %#v, %v (engine got %#v)", got, err, f.got)
+		}
+	})
+	t.Run("ValidateCustomResource warnings", func(t *testing.T) {
+		f := &fake{causes: causes[:1], warnings: []string{"ratcheted: spec: Invalid value"}}
+		got, err := Remote(&wire{e: f}).ValidateCustomResource(CustomResourceRequest{CRD: crd, Object: obj, Old: obj})
+		if err != nil || !reflect.DeepEqual(got, CustomResourceResponse{Causes: causes[:1], Warnings: f.warnings}) {
+			t.Fatalf("ValidateCustomResource = %#v, %v", got, err)
 		}
 	})
 	t.Run("an engine error is the call's error", func(t *testing.T) {
