@@ -9,7 +9,8 @@
 #   make bench-browser   size / start-up / latency / memory tables, the core
 #                        against bin/web-baseline (wasm/cmd/baseline, the
 #                        smallest Go program behind the same JS), then
-#                        the kubectl numbers (make bench-kubectl alone)
+#                        the kubectl numbers (make bench-kubectl alone),
+#                        then cel.wasm's (make bench-cel alone)
 
 GO ?= go
 BIN ?= bin
@@ -66,6 +67,7 @@ test-browser: web-dist static-server browser-deps
 bench-browser: web-dist web-baseline static-server browser-deps kubectl-native build
 	CHROMIUM=$(CHROMIUM) node tests/browser/bench.mjs
 	CHROMIUM=$(CHROMIUM) node tests/browser/bench-kubectl.mjs
+	CHROMIUM=$(CHROMIUM) node tests/browser/bench-cel.mjs
 
 # the kubectl part of bench-browser alone (tests/browser/bench-kubectl.mjs)
 bench-kubectl: web-dist static-server browser-deps kubectl-native build playground-build

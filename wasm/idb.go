@@ -82,9 +82,12 @@ func (b *idb) Clear() error {
 }
 
 // await blocks the calling goroutine (not JavaScript) until p settles.
-func await(p js.Value) (v js.Value, err error) {
+func await(p js.Value) (v js.Value, err error) { return awaitWith(p, storageError) }
+
+// awaitWith is await with rejections turned into errors by reject.
+func awaitWith(p js.Value, reject func(js.Value) error) (v js.Value, err error) {
 	if p.Type() != js.TypeObject || p.Get("then").Type() != js.TypeFunction {
-		return js.Undefined(), errors.New("kubesandbox storage: not a promise")
+		return js.Undefined(), errors.New("kubesandbox: not a promise")
 	}
 	type result struct {
 		v   js.Value
@@ -104,7 +107,7 @@ func await(p js.Value) (v js.Value, err error) {
 		if len(a) > 0 {
 			e = a[0]
 		}
-		ch <- result{err: storageError(e)}
+		ch <- result{err: reject(e)}
 		return nil
 	})
 	p.Call("then", then, catch)

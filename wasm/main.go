@@ -24,6 +24,9 @@
 //	                 worker shuts down and starts a fresh instance, which
 //	                 starts at rev (without IndexedDB: kubesandboxOptions.startRevision)
 //	      "shutdown" done(null), then the program exits
+//	      "cel"      done(error|null, responseJSON)  arg: {"method", "request"},
+//	                 one call to the CEL engine as the core makes it (tests;
+//	                 cel.go: the first one loads cel.wasm)
 //
 // self.kubesandboxOptions.nodes (a number, default controllers.DefaultNodes: 3) is the simulated
 // Nodes of the in-process controllers, which start after the first answer
@@ -46,6 +49,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"sync"
@@ -53,6 +57,7 @@ import (
 	"time"
 
 	"github.com/kubesandbox/kubesandbox/core/apiserver"
+	"github.com/kubesandbox/kubesandbox/core/cel"
 	"github.com/kubesandbox/kubesandbox/core/controllers"
 	"github.com/kubesandbox/kubesandbox/core/persist"
 	"github.com/kubesandbox/kubesandbox/core/store"
@@ -69,9 +74,15 @@ var options = apiserver.Options{MinWatchSeconds: 240, MaxWatchSeconds: 270}
 // before it starts the controllers anyway (a worker nobody asks yet).
 const controllersAfter = time.Second
 
+// celAfter is how long a restored sandbox with rules waits for a first
+// request before it loads cel.wasm anyway (preloadCEL).
+const celAfter = 2 * time.Second
+
 func main() {
 	jsglue.MarkMain()
 	installDocs()
+	celT := &celTransport{}
+	options.CEL = cel.Remote(celT)
 	// The built-in catalogue (schemas) is not loaded here: a restored
 	// sandbox answers reads without it, and the first request that needs a
 	// schema (a write, SSA, OpenAPI) decodes it (resource.LoadSchema).
@@ -102,9 +113,20 @@ func main() {
 	quit := make(chan struct{})
 	var once sync.Once
 	ctx, stopControllers := context.WithCancel(context.Background())
-	release := jsglue.Install(handler, control(handler, log, stopControllers), func() { once.Do(func() { close(quit) }) })
+	release := jsglue.Install(handler, control(handler, log, stopControllers, celT), func() { once.Do(func() { close(quit) }) })
 	defer release()
 	jsglue.Ready("")
+	go func() {
+		t := time.NewTimer(celAfter)
+		defer t.Stop()
+		select {
+		case <-jsglue.Answered():
+		case <-t.C:
+		case <-ctx.Done():
+			return
+		}
+		preloadCEL(handler, celT)
+	}()
 	if controllersOn() {
 		go startControllers(ctx, handler)
 	}
@@ -185,9 +207,21 @@ func option(k string, max float64) float64 {
 // reset and shutdown stop the controllers (their writes would only fail)
 // and close the log (waiting for a commit in progress; later writes
 // fail); then jsglue ends the program through main's quit.
-func control(h *apiserver.Server, log *persist.Log, stopControllers func()) jsglue.Control {
+func control(h *apiserver.Server, log *persist.Log, stopControllers func(), celT *celTransport) jsglue.Control {
 	return func(op, arg string) (any, error) {
 		switch op {
+		case "cel":
+			// a call to the CEL engine as the core makes it (tests):
+			// arg {"method": …, "request": {…}}, the answer's JSON text
+			var c struct {
+				Method  string          `json:"method"`
+				Request json.RawMessage `json:"request"`
+			}
+			if err := json.Unmarshal([]byte(arg), &c); err != nil {
+				return nil, err
+			}
+			out, err := celT.Call(c.Method, c.Request)
+			return string(out), err
 		case "export":
 			y, err := h.Export()
 			if err != nil {

@@ -417,14 +417,15 @@ export function createSandbox({
   }
 
   /** stats reports the core's wasm memory size, requests served and live
-   *  streams, and IndexedDB counters (db: writes, records, snapshots, millis, failed). */
+   *  streams, IndexedDB counters (db: writes, records, snapshots, millis, failed)
+   *  and the CEL engine's load (cel: state absent|loading|ready|failed, millis, loads…). */
   async function stats() {
     await ready;
     const got = new Promise((resolve) => statsWaiters.push(resolve));
     if (!port) throw new Error('kubesandbox: stats() is only available in the leader tab');
     port.postMessage({ t: 'stats' });
-    const { memoryBytes, served, live, db } = await got;
-    return { memoryBytes, served, live, db };
+    const { memoryBytes, served, live, db, cel } = await got;
+    return { memoryBytes, served, live, db, cel };
   }
 
   // control runs a whole-sandbox operation in the worker (not through the
@@ -479,6 +480,10 @@ export function createSandbox({
     export: exportState, import: importState, reset,
     /** _fault makes every IndexedDB write fail with that DOMException name (tests); null clears. */
     _fault: (name) => control('fault', name || null),
+    /** _cel calls the CEL engine through the core as it would (tests): the answer's JSON text. */
+    _cel: (method, request) => control('cel', JSON.stringify({ method, request })),
+    /** _celURL makes the worker load cel.wasm from url (tests: a failing load); null restores it. */
+    _celURL: (url) => control('cel-url', url || null),
     get worker() { return worker; },
   };
 }

@@ -29,10 +29,12 @@ function kubesandboxOfflineCache({ isAPI, runtime = self.location.href }) {
   // it belongs to, so that explain works offline too.
   const ASSETS = ['worker.js', 'wasm_exec.js', 'kubesandbox.wasm', 'sandbox.js', 'kubesandbox-docs.json'].map((f) => new URL(f, runtime).href);
   const SUM = new URL('kubesandbox.wasm.sha256', runtime).href;
-  // kubectl (web/kubectl.js) is loaded on first use, never on install: its
-  // wasm is stored when first fetched, and replaced when kubectl.wasm.sha256 changes.
-  const KUBECTL = new URL('kubectl.wasm', runtime).href;
-  const KUBECTL_SUM = KUBECTL + '.sha256';
+  // kubectl (web/kubectl.js) and the CEL engine (cel.wasm, which the worker
+  // loads the first time a rule or policy exists) are loaded on first use,
+  // never on install: each wasm is stored when first fetched, and replaced
+  // when its .sha256 changes.
+  const LAZY = { kubectl: new URL('kubectl.wasm', runtime).href, cel: new URL('cel.wasm', runtime).href };
+  const LAZY_SUMS = Object.values(LAZY).map((u) => u + '.sha256');
   let runtimeName = null; // the current runtime cache
   let refreshing = null;
   let refreshedAt = 0;
@@ -46,8 +48,9 @@ function kubesandboxOfflineCache({ isAPI, runtime = self.location.href }) {
     if (url.origin !== self.location.origin) return;
     url.search = '';
     if (ASSETS.includes(url.href)) e.respondWith(runtimeAsset(e, url.href));
-    else if (url.href === KUBECTL) e.respondWith(kubectlWasm(e));
-    else if (url.href !== SUM && url.href !== KUBECTL_SUM) e.respondWith(staleWhileRevalidate(e));
+    else if (url.href === LAZY.kubectl) e.respondWith(lazyWasm(e, 'kubectl'));
+    else if (url.href === LAZY.cel) e.respondWith(lazyWasm(e, 'cel'));
+    else if (url.href !== SUM && !LAZY_SUMS.includes(url.href)) e.respondWith(staleWhileRevalidate(e));
   }
 
   // activate drops the caches of older layouts.
@@ -139,26 +142,29 @@ function kubesandboxOfflineCache({ isAPI, runtime = self.location.href }) {
     return refreshing;
   }
 
-  // kubectlWasm answers kubectl.wasm from the "kubesandbox-v1-kubectl"
-  // cache, storing it on the first fetch (a page's first ks.kubectl()),
-  // and checks the build's sum in the background: a new build is
-  // downloaded for the next start. The Response is answered as stored
-  // (its URL keys Chromium's compiled-code cache).
-  async function kubectlWasm(e) {
-    const cache = await caches.open(CACHE_PREFIX + 'kubectl');
-    const hit = await cache.match(KUBECTL, { ignoreVary: true });
+  // lazyWasm answers kubectl.wasm or cel.wasm from its own cache
+  // ("kubesandbox-v1-kubectl", "kubesandbox-v1-cel"), storing it on the
+  // first fetch (a page's first ks.kubectl(), the core's first rule), and
+  // checks the build's sum in the background: a new build is downloaded
+  // for the next start. The Response is answered as stored (its URL keys
+  // Chromium's compiled-code cache).
+  async function lazyWasm(e, name) {
+    const url = LAZY[name];
+    const sumURL = url + '.sha256';
+    const cache = await caches.open(CACHE_PREFIX + name);
+    const hit = await cache.match(url, { ignoreVary: true });
     const store = async (sum) => {
-      const res = await fetch(KUBECTL, { cache: 'no-cache' });
+      const res = await fetch(url, { cache: 'no-cache' });
       if (!res.ok || res.redirected) return res;
-      await cache.put(KUBECTL, res.clone());
-      if (sum) await cache.put(KUBECTL_SUM, new Response(sum));
+      await cache.put(url, res.clone());
+      if (sum) await cache.put(sumURL, new Response(sum));
       return res;
     };
-    const sumNow = () => fetch(KUBECTL_SUM, { cache: 'no-cache' }).then((r) => (r.ok ? r.text() : '')).then((t) => t.trim());
+    const sumNow = () => fetch(sumURL, { cache: 'no-cache' }).then((r) => (r.ok ? r.text() : '')).then((t) => t.trim());
     if (!hit) return store(await sumNow().catch(() => ''));
     e.waitUntil((async () => {
       const sum = await sumNow();
-      const had = await cache.match(KUBECTL_SUM);
+      const had = await cache.match(sumURL);
       if (sum && (!had || (await had.text()) !== sum)) await store(sum);
     })().catch(() => {}));
     return hit;

@@ -152,7 +152,7 @@ function send(p, msg, signal) {
     const stall = () => {
       r.timer = setTimeout(async () => {
         if (!pending.has(msg.id) || r.controller) return;
-        if (await alive(p)) return stall();
+        if (isBusy(p) || await alive(p) || isBusy(p)) return stall(); // (busy may arrive during the ping)
         pending.delete(msg.id);
         resolve('dead');
       }, STALL_MS);
@@ -178,8 +178,22 @@ function alive(p) {
   });
 }
 
+// busyPorts are the ports whose worker said its thread is held by
+// synchronous work (loading cel.wasm, a CEL call): they are not pinged
+// until it says it is done (for BUSY_MS at most: a worker that died
+// meanwhile is found out then), so a slow answer is not taken for a dead
+// worker. port → since (Date.now()).
+const busyPorts = new Map();
+const BUSY_MS = 60000;
+const isBusy = (p) => busyPorts.has(p) && Date.now() - busyPorts.get(p) < BUSY_MS;
+
 function onReply(e) {
   const m = e.data || {};
+  if (m.t === 'busy') {
+    if (m.on) busyPorts.set(e.target, Date.now());
+    else busyPorts.delete(e.target);
+    return;
+  }
   const r = pending.get(m.id);
   if (!r) return; // cancelled or unknown: drop
   if (m.t === 'head') {
@@ -219,7 +233,7 @@ function heartbeat() {
     const open = new Set([...pending.values()].filter((r) => r.controller).map((r) => r.port));
     if (!open.size) { clearInterval(beat); beat = 0; return; }
     for (const p of open) {
-      if (await alive(p)) continue;
+      if (isBusy(p) || await alive(p) || isBusy(p)) continue;
       for (const [k, v] of ports) if (v === p) ports.delete(k);
       for (const [id, r] of pending) {
         if (r.port !== p || !r.controller) continue;

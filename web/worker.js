@@ -23,6 +23,8 @@
 //   ← {t:'head', id, status, headers, body: ArrayBuffer|null, stream: bool}
 //   ← {t:'chunk', id, data: ArrayBuffer}   ← {t:'end', id, error: string|null}
 //   → {t:'cancel', id}
+//   ← {t:'busy', on}   this thread is held by synchronous work (cel.wasm's
+//                      start-up, a CEL call): no answer to pings until off
 'use strict';
 
 importScripts('wasm_exec.js');
@@ -96,8 +98,9 @@ function setState(s, err) {
   if (s !== 'loading') for (const q of queued.splice(0)) serve(q.port, q.msg);
 }
 
-// Count downloaded bytes while still compiling as the bytes arrive.
-function withProgress(resp) {
+// Count downloaded bytes while still compiling as the bytes arrive;
+// report(phase, loaded, total) hears about them (default: the pages').
+function withProgress(resp, report = progress) {
   const total = Number(resp.headers.get('X-Uncompressed-Length') ||
     (resp.headers.get('Content-Encoding') ? 0 : resp.headers.get('Content-Length'))) || 0;
   if (!resp.body) return resp;
@@ -106,10 +109,10 @@ function withProgress(resp) {
   const counted = resp.body.pipeThrough(new TransformStream({
     transform(chunk, ctl) {
       loaded += chunk.byteLength;
-      if (loaded - last > 256 * 1024) { last = loaded; progress('download', loaded, total); }
+      if (loaded - last > 256 * 1024) { last = loaded; report('download', loaded, total); }
       ctl.enqueue(chunk);
     },
-    flush() { progress('download', loaded, total || loaded); },
+    flush() { report('download', loaded, total || loaded); },
   }));
   return new Response(counted, { headers: { 'Content-Type': 'application/wasm' } });
 }
@@ -232,7 +235,7 @@ function attachPage(page) {
     } else if (m.t === 'stats') {
       let live = 0;
       for (const p of requestPorts) live += p.__ksLive ? p.__ksLive.size : 0;
-      page.postMessage({ t: 'stats', memoryBytes: wasmMemory ? wasmMemory.buffer.byteLength : 0, served: nextGoId - 1, live, db: { ...dbStats } });
+      page.postMessage({ t: 'stats', memoryBytes: wasmMemory ? wasmMemory.buffer.byteLength : 0, served: nextGoId - 1, live, db: { ...dbStats }, cel: { ...celStats } });
     } else if (m.t === 'control') {
       control(m.op, m.arg).then(
         (result) => page.postMessage({ t: 'control', id: m.id, error: null, result: result === undefined ? null : result }),
@@ -272,6 +275,8 @@ async function control(op, arg) {
     case 'import': return goControl('import', arg);
     case 'reset': return reset();
     case 'fault': dbFault = arg || null; return null;
+    case 'cel': return goControl('cel', arg); // one engine call through the core (tests)
+    case 'cel-url': celURL = arg ? new URL(arg, self.location.href).href : CEL_URL; return null; // tests: a failing load
     default: throw new Error(`unknown operation ${op}`);
   }
 }
@@ -339,6 +344,83 @@ function endAll(message, watchEvent) {
     }
     watches.clear();
   }
+}
+
+// ---- CEL: cel.wasm, loaded on the core's first call (wasm/cel.go) ----
+//
+// The engine of CRD validation rules and ValidatingAdmissionPolicies is a
+// Go program of its own (cel/cmd/wasm), run as a second Go instance in
+// this worker. The core calls kubesandboxLoadCEL() the first time it needs
+// it — a sandbox without rules or policies never downloads it — and waits
+// for the promise on a goroutine; then it calls kubesandboxCEL(method,
+// request) synchronously. A failed load rejects (the core's call fails with
+// an InternalError) and the next call loads again. Pages see the load in
+// stats: cel {state: absent|loading|ready|failed, millis (fetch + compile +
+// instantiate + Go init), compileMillis, loaded, total, loads, error}.
+
+const CEL_URL = new URL('cel.wasm', self.location.href).href;
+let celURL = CEL_URL;
+let celLoading = null; // the load in progress or done (null: not loaded, or failed)
+const celStats = { state: 'absent', millis: 0, compileMillis: 0, loaded: 0, total: 0, loads: 0, error: null };
+
+self.kubesandboxLoadCEL = () => {
+  if (!celLoading) {
+    celLoading = loadCEL().catch((e) => {
+      celLoading = null;
+      celStats.state = 'failed';
+      celStats.error = String(e && e.message || e);
+      throw e;
+    });
+  }
+  return celLoading;
+};
+
+async function loadCEL() {
+  const t0 = performance.now();
+  Object.assign(celStats, { state: 'loading', loaded: 0, total: 0, error: null });
+  celStats.loads++;
+  // Compiling and instantiating cel.wasm (42 MB) and Go's start-up of it
+  // (the k8s.io packages' init) hold this thread for seconds, as can a
+  // call (the first builds the CEL environment): the service worker must
+  // not take the silence for a dead worker (and retry a write in progress).
+  busy(true);
+  try {
+    await startCEL(t0);
+  } finally {
+    busy(false);
+  }
+}
+
+async function startCEL(t0) {
+  const resp = await fetch(celURL);
+  if (!resp.ok) throw new Error(`fetching ${celURL}: HTTP ${resp.status}`);
+  const go = new self.Go();
+  const counted = withProgress(resp, (phase, loaded, total) => Object.assign(celStats, { loaded, total }));
+  const { instance } = await WebAssembly.instantiateStreaming(counted, go.importObject);
+  celStats.compileMillis = performance.now() - t0;
+  const ready = new Promise((resolve) => { self.kubesandboxCELReady = resolve; });
+  const exited = go.run(instance).then(() => {
+    // it ended (a fatal error): the next call loads it again
+    delete self.kubesandboxCEL;
+    celLoading = null;
+    celStats.state = 'failed';
+    celStats.error = 'cel.wasm exited';
+    throw new Error('cel.wasm exited before it was ready');
+  });
+  await Promise.race([ready, exited]);
+  const call = self.kubesandboxCEL;
+  self.kubesandboxCEL = (method, request) => {
+    busy(true);
+    try { return call(method, request); } finally { busy(false); }
+  };
+  celStats.millis = performance.now() - t0;
+  celStats.state = 'ready';
+}
+
+// busy tells the service worker's ports that this thread is (or no longer
+// is) held by synchronous Go work: it waits for answers instead of pinging.
+function busy(on) {
+  for (const p of requestPorts) p.postMessage({ t: 'busy', on });
 }
 
 // ---- IndexedDB: the snapshot + event log behind the Go store (wasm/idb.go) ----

@@ -76,6 +76,9 @@ export interface SandboxStats {
   served: number;
   live: number;
   db: { writes: number; records: number; snapshots: number; millis: number; failed: number };
+  /** The CEL engine (cel.wasm), loaded the first time a rule or policy needs it:
+   *  millis = fetch + compile + instantiate + Go init of its last load. */
+  cel: { state: 'absent' | 'loading' | 'ready' | 'failed'; millis: number; compileMillis: number; loaded: number; total: number; loads: number; error: string | null };
 }
 
 /** The handle createSandbox returns. */

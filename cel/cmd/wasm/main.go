@@ -1,0 +1,47 @@
+//go:build js && wasm
+
+// Command wasm is the CEL engine (cel/engine) for the browser: cel.wasm,
+// loaded by web/worker.js into the SharedWorker that runs the core, the
+// first time the core needs it (a CRD with x-kubernetes-validations, a
+// ValidatingAdmissionPolicy). It installs one synchronous function
+//
+//	kubesandboxCEL(method, request) → [error, response]
+//
+// method names a core/cel.Engine method, request and response are its JSON
+// (core/cel.Dispatch); error is null or a string, response a string or
+// null. E.g.
+//
+//	kubesandboxCEL('CheckCRD', '{"crd": {...}}')  →  [null, '[]']
+//	kubesandboxCEL('Nope', '{}')                  →  ['cel: unknown method "Nope"', null]
+//
+// then calls kubesandboxCELReady(). The core (wasm/cel.go) calls it from
+// Go through JavaScript while its own goroutine waits: the call must
+// answer before it returns, so the engine never waits on JavaScript
+// (no timers, no promises) — it only computes. A panic in the engine is
+// the call's error, never the end of this program.
+package main
+
+import (
+	"syscall/js"
+
+	"github.com/kubesandbox/kubesandbox/cel/engine"
+)
+
+func main() {
+	e := engine.New()
+	warm(e)
+	js.Global().Set("kubesandboxCEL", js.FuncOf(func(_ js.Value, a []js.Value) any {
+		if len(a) != 2 || a[0].Type() != js.TypeString || a[1].Type() != js.TypeString {
+			return []any{"kubesandboxCEL(method, request): two strings", nil}
+		}
+		out, err := call(e, a[0].String(), []byte(a[1].String()))
+		if err != nil {
+			return []any{err.Error(), nil}
+		}
+		return []any{nil, string(out)}
+	}))
+	if ready := js.Global().Get("kubesandboxCELReady"); ready.Type() == js.TypeFunction {
+		ready.Invoke()
+	}
+	select {}
+}

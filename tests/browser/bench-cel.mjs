@@ -1,0 +1,126 @@
+// The CEL engine in the browser, measured (reported, never asserted):
+//
+//   size      bin/web/cel.wasm raw, gzip and brotli (what a page with a
+//             rule downloads once), beside the core's kubesandbox.wasm
+//   load      fetch + compile + instantiate + Go init of cel.wasm in the
+//             core's worker (its stats().cel.millis), and the first engine
+//             call that waited for it, on a first visit (fresh profile) and
+//             on revisits (a new worker; cel.wasm from the service
+//             worker's cache, and Chromium's compiled code)
+//   write     on a revisit: a CRD with the rule `self.replicas <=
+//             self.maxReplicas` is created (the write that loads cel.wasm:
+//             its CEL is checked) against a CRD without rules, then the
+//             first custom resource written under the rule — target ≤ 1.5 s
+//             for both — against the same write for a CRD without rules in
+//             the same run (the ratio); then a second write
+//   restored  that sandbox reopened (a new worker restoring it): page ready
+//             → cel.wasm loaded in the background, then the first write
+//             under the rule
+//
+// Run: make bench-cel (also part of make bench-browser).
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { repo, startStatic, launch, openSandbox, api, closeAll } from './lib.mjs';
+
+const VISITS = Number(process.env.BENCH_CEL_VISITS || 3);
+const web = join(repo, process.env.BIN || 'bin', 'web');
+const mb = (n) => (n / 1e6).toFixed(2) + ' MB';
+const ms = (n) => (n == null || Number.isNaN(n) ? '–' : n.toFixed(0) + ' ms');
+
+function table(title, head, rows) {
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (r) => '| ' + r.map((c, i) => String(c).padEnd(w[i])).join(' | ') + ' |';
+  console.log(`\n${title}\n` + [line(head), line(w.map((n) => '-'.repeat(n))), ...rows.map(line)].join('\n'));
+}
+
+const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+const crd = (plural, rules) => ({
+  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition',
+  metadata: { name: `${plural}.bench.example.com` },
+  spec: {
+    group: 'bench.example.com', scope: 'Namespaced',
+    names: { plural, singular: plural.slice(0, -1), kind: plural[0].toUpperCase() + plural.slice(1, -1), listKind: plural[0].toUpperCase() + plural.slice(1, -1) + 'List' },
+    versions: [{
+      name: 'v1', served: true, storage: true,
+      schema: { openAPIV3Schema: { type: 'object', properties: { spec: {
+        type: 'object',
+        properties: { replicas: { type: 'integer' }, maxReplicas: { type: 'integer' } },
+        ...(rules ? { 'x-kubernetes-validations': [{ rule: 'self.replicas <= self.maxReplicas' }] } : {}),
+      } } } },
+    }],
+  },
+});
+
+// timedCreate waits until the custom resource's collection is served,
+// then times one POST (ms, status).
+async function timedCreate(page, plural, name) {
+  const path = `/apis/bench.example.com/v1/namespaces/default/${plural}`;
+  for (let i = 0; i < 200 && (await api(page, 'GET', path)).status !== 200; i++) await new Promise((r) => setTimeout(r, 50));
+  return page.evaluate(async ({ path, plural, name }) => {
+    const kind = plural[0].toUpperCase() + plural.slice(1, -1);
+    const t0 = performance.now();
+    const r = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'bench.example.com/v1', kind, metadata: { name }, spec: { replicas: 1, maxReplicas: 3 } }) });
+    await r.text();
+    return { ms: performance.now() - t0, status: r.status };
+  }, { path, plural, name });
+}
+
+const size = (f) => statSync(join(web, f)).size;
+table('cel.wasm size', ['file', 'raw', 'gzip', 'brotli'], ['cel.wasm', 'kubesandbox.wasm'].map((f) =>
+  [f, mb(size(f)), mb(size(f + '.gz')), mb(size(f + '.br'))]));
+
+const server = await startStatic();
+const browser = await launch(); // a fresh profile: nothing cached
+const loads = [];
+const writes = [];
+const restoredRows = [];
+try {
+  for (let v = 0; v < VISITS; v++) {
+    // each visit: a new sandbox database and worker, the same profile
+    const open = () => openSandbox(browser.context, server.url, '/fixtures/durable.html?worker=' + encodeURIComponent('db=bench-cel-' + v));
+    let page = await open();
+    const t0 = Date.now();
+    const call = await page.evaluate(async () => {
+      const t = performance.now();
+      const err = await window.sandbox._cel('Mutate', {}).then(() => null, (e) => String(e.message || e));
+      return { ms: performance.now() - t, err };
+    });
+    if (!/unknown method/.test(call.err || '')) throw new Error('cel.wasm did not answer: ' + call.err);
+    const s = (await page.evaluate(() => window.sandbox.stats())).cel;
+    loads.push([v === 0 ? 'first visit (fresh profile)' : `revisit ${v}`, ms(s.millis), ms(s.compileMillis), ms(call.ms), ms(Date.now() - t0)]);
+    await closeAll(browser, [page]);
+    if (v === 0) continue;
+    // a revisit whose worker has not loaded cel.wasm: the first write under a rule
+    page = await openSandbox(browser.context, server.url, '/fixtures/durable.html?worker=' + encodeURIComponent('db=bench-cel-write-' + v));
+    const crdMs = {};
+    for (const [plural, rules] of [['plains', false], ['ruleds', true]]) {
+      const t = Date.now();
+      const r = await api(page, 'POST', CRDS, crd(plural, rules));
+      crdMs[plural] = Date.now() - t;
+      if (r.status !== 201) throw new Error(JSON.stringify(r.body));
+    }
+    const plain = await timedCreate(page, 'plains', 'a');
+    const first = await timedCreate(page, 'ruleds', 'a');
+    const second = await timedCreate(page, 'ruleds', 'b');
+    const st = (await page.evaluate(() => window.sandbox.stats())).cel;
+    writes.push([`revisit ${v}`, `${ms(crdMs.ruleds)} / ${ms(crdMs.plains)}`, `${ms(first.ms)} (${first.status})`, `${ms(second.ms)} (${second.status})`, `${ms(plain.ms)} (${plain.status})`,
+      (first.ms / plain.ms).toFixed(1) + '×', `${st.state}, ${st.loads} load(s), ${ms(st.millis)}`]);
+    await closeAll(browser, [page]);
+    // the same sandbox restored (a new worker): cel.wasm loads in the
+    // background after the first answer; then the first write under the rule
+    page = await openSandbox(browser.context, server.url, '/fixtures/durable.html?worker=' + encodeURIComponent('db=bench-cel-write-' + v));
+    const t1 = Date.now();
+    for (let i = 0; i < 600 && (await page.evaluate(() => window.sandbox.stats())).cel.state !== 'ready'; i++) await new Promise((r) => setTimeout(r, 50));
+    const bg = Date.now() - t1;
+    const restored = await timedCreate(page, 'ruleds', 'c');
+    restoredRows.push([`revisit ${v}`, ms(bg), `${ms(restored.ms)} (${restored.status})`]);
+    await closeAll(browser, [page]);
+  }
+} finally {
+  await browser.close();
+  server.stop();
+}
+table('cel.wasm load (in the core\'s worker)', ['visit', 'load (fetch+compile+init)', 'compile part', 'first call', 'page→answer'], loads);
+table('a restored sandbox with the rule: cel.wasm loads in the background, then the first write under it', ['visit', 'page ready → cel.wasm ready', 'first CR under the rule'], restoredRows);
+table('first write after a rule appears (target ≤ 1.5 s on a revisit)', ['visit', 'CRD with the rule / without', 'first CR under it', 'second', 'CR without rules', 'ratio', 'cel.wasm'], writes);
