@@ -95,7 +95,7 @@ func TestRemoteDispatchRoundTrip(t *testing.T) {
 	t.Run("Admit", func(t *testing.T) {
 		adm := AdmissionResponse{Denied: json.RawMessage(`{"kind":"Status","code":403}`), Warnings: []string{"Validation failed"}}
 		f := &fake{adm: adm}
-		req := AdmissionRequest{Operation: "CREATE", Object: obj, Policies: []json.RawMessage{crd}, Bindings: []json.RawMessage{obj}}
+		req := AdmissionRequest{Operation: "CREATE", Object: obj, Policies: []PolicyInput{{Policy: crd, ParamScope: "Namespaced"}}, Bindings: []BindingInput{{Binding: obj, Params: []json.RawMessage{obj}}}}
 		got, err := Remote(&wire{e: f}).Admit(req)
 		if err != nil || !reflect.DeepEqual(got, adm) || !reflect.DeepEqual(f.got, req) {
 			t.Fatalf("Admit = %#v, %v (engine got %#v)", got, err, f.got)
