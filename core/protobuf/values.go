@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"github.com/kubesandbox/kubesandbox/core/builtin/common"
 	"math"
 	"strconv"
 	"strings"
@@ -162,8 +163,8 @@ func duration(data []byte) (any, error) {
 }
 
 // quantity decodes resource.Quantity {string = 1}. The text is kept as
-// sent (clients send the canonical form); it is not parsed here, so an
-// invalid quantity is left to validation.
+// sent (clients send the canonical form) once it parses as a quantity;
+// one that does not fails the decode, as the real Unmarshal does.
 func quantity(data []byte) (any, error) {
 	s, set := "0", false // an empty message is the zero quantity
 	err := messageFields(data, "Quantity", func(w wireField) error {
@@ -178,9 +179,12 @@ func quantity(data []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if set && s == "" {
-		// The real decoder parses the text: "" is ErrFormatWrong.
-		return nil, &Error{Code: ErrInvalidValue, Msg: "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"}
+	if set {
+		// The real decoder parses the text (Quantity.Unmarshal calls
+		// ParseQuantity): "" or "500Y" fails the whole body.
+		if _, ok := common.ParseQuantity(s); !ok {
+			return nil, &Error{Code: ErrInvalidValue, Msg: "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"}
+		}
 	}
 	return s, nil
 }
