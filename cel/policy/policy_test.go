@@ -125,6 +125,27 @@ func TestPolicies(t *testing.T) {
 		}
 	})
 
+	t.Run("request.userInfo is the service account of an issued token", func(t *testing.T) {
+		must(t, call(t, srv, "POST", "/api/v1/namespaces/dev/serviceaccounts", `{"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"robot"}}`), 201)
+		w := call(t, srv, "POST", "/api/v1/namespaces/dev/serviceaccounts/robot/token", `{"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{}}`)
+		must(t, w, 201)
+		token := status(t, w)["status"].(map[string]any)["token"].(string)
+		must(t, call(t, srv, "POST", vaps, policy("no-robots", `{`+cmRule+`,"validations":[{"expression":"!request.userInfo.username.startsWith('system:serviceaccount:')","messageExpression":"request.userInfo.username + ' may not'"}]}`)), 201)
+		must(t, call(t, srv, "POST", vapbs, binding("no-robots", `{"policyName":"no-robots","validationActions":["Deny"]}`)), 201)
+		p, b := cm("dev", "by-robot", `{}`)
+		r := httptest.NewRequest("POST", p, strings.NewReader(b))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Authorization", "Bearer "+token)
+		w = httptest.NewRecorder()
+		srv.ServeHTTP(w, r)
+		must(t, w, 422) // no reason: Invalid
+		if got := status(t, w)["message"]; got != `configmaps "by-robot" is forbidden: ValidatingAdmissionPolicy 'no-robots' with binding 'no-robots' denied request: system:serviceaccount:dev:robot may not` {
+			t.Errorf("message: %v", got)
+		}
+		must(t, call(t, srv, "POST", p, b), 201) // without the token: the sandbox's admin
+		must(t, call(t, srv, "DELETE", vapbs+"/no-robots", ""), 200)
+	})
+
 	t.Run("an update keeps a stored expression in the stored environment", func(t *testing.T) {
 		w := call(t, srv, "PATCH", vaps+"/small", `{"spec":{"failurePolicy":"Ignore"}}`)
 		must(t, w, 200)

@@ -50,7 +50,7 @@ func (q *request) admission(op string, options object) *admission {
 	if l, ok := options["dryRun"].([]any); ok && len(l) > 0 {
 		dry = true
 	}
-	return q.s.admissionFor(q.res, q.ri.namespace, q.ri.name, q.ri.subresource, op, options, dry)
+	return q.s.admissionFor(q.res, q.ri.namespace, q.ri.name, q.ri.subresource, op, options, dry, q.user())
 }
 
 // child is m[key] as an object (nil if it is not one).
@@ -59,7 +59,7 @@ func child(m object, key string) object {
 	return c
 }
 
-func (s *Server) admissionFor(res *resource.Resource, ns, name, sub, op string, options object, dry bool) *admission {
+func (s *Server) admissionFor(res *resource.Resource, ns, name, sub, op string, options object, dry bool, user resource.User) *admission {
 	if s.opts.CEL == nil {
 		return nil
 	}
@@ -71,7 +71,7 @@ func (s *Server) admissionFor(res *resource.Resource, ns, name, sub, op string, 
 		Operation: op, SubResource: sub, Name: name, Namespace: ns, DryRun: dry,
 		Kind:     cel.GVK{Group: res.Group, Version: res.Version, Kind: res.Kind},
 		Resource: cel.GVR{Group: res.Group, Version: res.Version, Resource: res.Resource},
-		UserInfo: cel.UserInfo{Username: "system:admin", Groups: []string{"system:masters", "system:authenticated"}},
+		UserInfo: admissionUser(user),
 	}
 	if !res.Namespaced {
 		req.Namespace = ""
@@ -255,4 +255,18 @@ func writeOptions(kind string, dry bool) object {
 		o["dryRun"] = []any{"All"}
 	}
 	return o
+}
+
+// admissionUser is request.userInfo: a service account whose token the
+// server issued is itself; any other request is the cluster admin the
+// sandbox serves everyone as (authorization is off).
+func admissionUser(u resource.User) cel.UserInfo {
+	name, _ := u["username"].(string)
+	if name == "" || name == "system:anonymous" {
+		return cel.UserInfo{Username: "system:admin", Groups: []string{"system:masters", "system:authenticated"}}
+	}
+	info := cel.UserInfo{Username: name}
+	info.UID, _ = u["uid"].(string)
+	info.Groups = jsonx.Strings(u["groups"])
+	return info
 }

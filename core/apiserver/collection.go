@@ -38,7 +38,7 @@ func (q *request) deleteCollection() error {
 		item := do
 		if item.adm != nil {
 			// the collection's admission attributes name no object (kube's message says "Unknown")
-			item.adm = q.s.admissionFor(q.res, metaStr(obj, "namespace"), "", "", "DELETE", writeOptions("DeleteOptions", do.dryRun), do.dryRun)
+			item.adm = q.s.admissionFor(q.res, metaStr(obj, "namespace"), "", "", "DELETE", writeOptions("DeleteOptions", do.dryRun), do.dryRun, q.user())
 		}
 		out, _, err := q.s.deleteObject(q.res, metaStr(obj, "namespace"), metaStr(obj, "name"), item)
 		if apierr.Is(err, apierr.ReasonNotFound) {
