@@ -222,17 +222,11 @@ func crdCEL(e cel.Engine, obj, old resource.Object) (field.ErrorList, error) {
 	if old != nil && reflect.DeepEqual(obj["spec"], old["spec"]) {
 		return nil, nil
 	}
-	req := cel.CheckCRDRequest{}
-	var err error
-	if req.CRD, err = jsonx.Marshal(obj); err != nil {
+	o, ob, err := celJSON(obj, old)
+	if err != nil {
 		return nil, err
 	}
-	if old != nil {
-		if req.Old, err = jsonx.Marshal(old); err != nil {
-			return nil, err
-		}
-	}
-	causes, err := e.CheckCRD(req)
+	causes, err := e.CheckCRD(cel.CheckCRDRequest{CRD: o, Old: ob})
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -20,23 +21,27 @@ import (
 // the server's engine (policyCEL); the server's admission step evaluates
 // the policies on every write (core/apiserver/admission.go).
 
+// celJSON is an object and the stored one (nil on create) as the engine's
+// requests carry them.
+func celJSON(obj, old resource.Object) (o, ob json.RawMessage, err error) {
+	if o, err = jsonx.Marshal(obj); err != nil || old == nil {
+		return o, nil, err
+	}
+	ob, err = jsonx.Marshal(old)
+	return o, ob, err
+}
+
 // policyCEL asks the engine whether a policy's expressions compile.
 func policyCEL(e cel.Engine, obj, old resource.Object) (field.ErrorList, error) {
-	req := cel.CheckPolicyRequest{}
-	var err error
-	if req.Object, err = jsonx.Marshal(obj); err != nil {
-		return nil, err
-	}
-	if old != nil {
-		if req.Old, err = jsonx.Marshal(old); err != nil {
-			return nil, err
-		}
-	}
-	causes, err := e.CheckPolicy(req)
+	o, ob, err := celJSON(obj, old)
 	if err != nil {
 		return nil, err
 	}
-	return cel.FieldErrors(causes), nil
+	causes, err := e.CheckPolicy(cel.CheckPolicyRequest{Object: o, Old: ob})
+	if err != nil {
+		return nil, err
+	}
+	return cel.Errors(causes), nil
 }
 
 func vapValidations(o resource.Object, _ time.Time) any {

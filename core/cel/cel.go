@@ -31,6 +31,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/kubesandbox/kubesandbox/core/field"
 )
 
 // Engine evaluates CEL for the core. Every method is safe for concurrent
@@ -117,4 +120,25 @@ func serve[Req, Resp any](method string, f func(e Engine, req Req) (Resp, error)
 		}
 		return f(e, req)
 	}
+}
+
+// Errors turns an engine's causes back into the core's field errors,
+// printed as kube printed them: a cause with a Message (kube's ErrorBody)
+// keeps it word for word.
+//
+//	Errors([]Cause{{Type: "FieldValueInvalid", Field: "spec",
+//		Message: "Invalid value: failed rule: self.replicas <= self.maxReplicas"}})
+//	// → spec: Invalid value: failed rule: self.replicas <= self.maxReplicas
+func Errors(causes []Cause) field.ErrorList {
+	errs := make(field.ErrorList, 0, len(causes))
+	for _, c := range causes {
+		t := field.Type(c.Type)
+		fe := &field.Error{Type: t, Field: c.Field, BadValue: c.BadValue, Detail: c.Detail}
+		if c.Message != "" {
+			fe.BadValue = field.OmitValue
+			fe.Detail = strings.TrimPrefix(strings.TrimPrefix(c.Message, t.Text()), ": ")
+		}
+		errs = append(errs, fe)
+	}
+	return errs
 }

@@ -2,15 +2,11 @@ package cel
 
 import (
 	"encoding/json"
-	"strings"
-
-	"github.com/kubesandbox/kubesandbox/core/field"
 )
 
 // CRDRules are the x-kubernetes-validations of CRD schemas.
 //
-// OWNED BY the CRD-rules work: refine freely (keep the Remote/Dispatch pair
-// of every method in this file).
+// Every method has its Remote and Dispatch pair in this file.
 type CRDRules interface {
 	// CheckCRD returns kube-apiserver's causes for the CEL of a CRD being
 	// created (old nil) or updated: rules that do not compile, whose
@@ -64,25 +60,4 @@ func (r remote) CheckCRD(req CheckCRDRequest) (out []Cause, err error) {
 func (r remote) ValidateCustomResource(req CustomResourceRequest) (out CustomResourceResponse, err error) {
 	err = r.call("ValidateCustomResource", req, &out)
 	return out, err
-}
-
-// Errors turns an engine's causes back into the core's field errors,
-// printed as kube printed them: a cause with a Message (kube's ErrorBody)
-// keeps it word for word.
-//
-//	Errors([]Cause{{Type: "FieldValueInvalid", Field: "spec",
-//		Message: "Invalid value: failed rule: self.replicas <= self.maxReplicas"}})
-//	// → spec: Invalid value: failed rule: self.replicas <= self.maxReplicas
-func Errors(causes []Cause) field.ErrorList {
-	errs := make(field.ErrorList, 0, len(causes))
-	for _, c := range causes {
-		t := field.Type(c.Type)
-		fe := &field.Error{Type: t, Field: c.Field, BadValue: c.BadValue, Detail: c.Detail}
-		if c.Message != "" {
-			fe.BadValue = field.OmitValue
-			fe.Detail = strings.TrimPrefix(strings.TrimPrefix(c.Message, t.Text()), ": ")
-		}
-		errs = append(errs, fe)
-	}
-	return errs
 }

@@ -2,15 +2,12 @@ package cel
 
 import (
 	"encoding/json"
-
-	"github.com/kubesandbox/kubesandbox/core/field"
 )
 
 // Policies are ValidatingAdmissionPolicies and their bindings
 // (admissionregistration.k8s.io/v1).
 //
-// OWNED BY the admission-policy work: refine freely (keep the
-// Remote/Dispatch pair of every method in this file).
+// Every method has its Remote and Dispatch pair in this file.
 type Policies interface {
 	// CheckPolicy returns kube-apiserver's causes for the expressions of a
 	// ValidatingAdmissionPolicy or binding being created (Old nil) or
@@ -116,13 +113,4 @@ func (r remote) CheckPolicy(req CheckPolicyRequest) (out []Cause, err error) {
 func (r remote) Admit(req AdmissionRequest) (out AdmissionResponse, err error) {
 	err = r.call("Admit", req, &out)
 	return out, err
-}
-
-// FieldErrors turns an engine's causes back into the core's field errors.
-func FieldErrors(causes []Cause) field.ErrorList {
-	var errs field.ErrorList
-	for _, c := range causes {
-		errs = append(errs, &field.Error{Type: field.Type(c.Type), Field: c.Field, BadValue: c.BadValue, Detail: c.Detail})
-	}
-	return errs
 }
