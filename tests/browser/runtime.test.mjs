@@ -195,7 +195,9 @@ test('wasm memory stays flat over many requests (no per-request leak)', async (t
   }, { n, path: CM });
   const warm = await run(300);
   const later = await run(2000);
-  assert.equal(later.served - warm.served, 2000);
+  // The SharedWorker counts every request it answers, including any a
+  // page of an earlier test still had in flight, so at least our 2000.
+  assert.ok(later.served - warm.served >= 2000, `served ${later.served - warm.served} of 2000`);
   const growth = later.memoryBytes - warm.memoryBytes;
   t.diagnostic(`wasm memory ${warm.memoryBytes} → ${later.memoryBytes} bytes over 2000 requests`);
   assert.ok(growth <= 8 << 20, `wasm memory grew ${growth} bytes over 2000 requests (${warm.memoryBytes} → ${later.memoryBytes})`);
