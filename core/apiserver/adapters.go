@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/builtin"
+	"github.com/kubesandbox/kubesandbox/core/builtin/common"
 	"github.com/kubesandbox/kubesandbox/core/field"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 	"github.com/kubesandbox/kubesandbox/core/schema"
@@ -66,9 +67,15 @@ func (s *Server) fieldManagerFor(res *resource.Resource) fieldManager {
 		opts.ResetFields = map[string][][]string{"": {{"status"}}, "status": {{"spec"}}}
 	}
 	if sch := res.SchemaOf(); sch != nil || res.Hooks.Default != nil {
-		hook := res.Hooks.Default
+		hook, typed := res.Hooks.Default, !res.CRD
 		opts.Defaulter = func(obj map[string]any) {
 			if sch != nil {
+				if typed {
+					// the applied body was decoded (and refused) by
+					// checkFields; the merged object takes the Go
+					// type's spellings (canonical quantities)
+					_ = common.DecodeTyped(sch, obj)
+				}
 				schema.Default(sch, obj)
 			}
 			if hook != nil {
@@ -117,6 +124,13 @@ func schemaDefaultAndPrune(res *resource.Resource, obj object) ([]string, error)
 	sch := res.SchemaOf()
 	if sch == nil {
 		return nil, nil
+	}
+	if !res.CRD {
+		// a built-in is decoded into its Go type first: quantities take
+		// their canonical spelling, []byte fields must be base64
+		if err := common.DecodeTyped(sch, obj); err != nil {
+			return nil, apierr.BadRequestf("%s in version %q cannot be handled as a %s: %v", res.Kind, res.Version, res.Kind, err)
+		}
 	}
 	schema.Default(sch, obj)
 	unknown, err := schema.Coerce(sch, obj, true)
