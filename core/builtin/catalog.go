@@ -113,7 +113,7 @@ var catalogue = []entry{
 			withCell(col("Readiness Gates", "string", 1, doc("core/v1.PodSpec.readinessGates"), ""), noneCell),
 		},
 		Subresources: podSubresources,
-		Hooks: resource.Hooks{Default: defaultPod, PrepareCreate: preparePodCreate,
+		Hooks: resource.Hooks{Default: defaultPod, PrepareCreate: preparePodCreate, Warnings: corev1.PodWarnings,
 			Validate: corev1.ValidatePod, Delete: resource.DeleteHooks{GracePeriod: corev1.PodGracePeriod}},
 	}},
 	{def: "io.k8s.api.core.v1.Secret", res: resource.Resource{
@@ -170,7 +170,8 @@ var catalogue = []entry{
 			withCell(col("Selector", "string", 1, doc("apps/v1.DaemonSetSpec.selector"), ""), selectorCell),
 		},
 		TableMetadata: daemonSetTableMetadata,
-		Hooks:         resource.Hooks{Default: defaultDaemonSet, PrepareCreate: prepareDaemonSetCreate, PrepareUpdate: prepareDaemonSetUpdate, Validate: apps.ValidateDaemonSet},
+		Hooks: resource.Hooks{Default: defaultDaemonSet, PrepareCreate: prepareDaemonSetCreate, PrepareUpdate: prepareDaemonSetUpdate, Validate: apps.ValidateDaemonSet,
+			Warnings: corev1.WorkloadWarnings(false, false, "spec", "template")},
 	}},
 	{def: "io.k8s.api.apps.v1.Deployment", res: resource.Resource{
 		Group: "apps", Version: "v1", Resource: "deployments", Singular: "deployment", Kind: "Deployment", ListKind: "DeploymentList",
@@ -184,7 +185,8 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			withCell(col("Selector", "string", 1, doc("apps/v1.DeploymentSpec.selector"), ""), selectorCell),
 		},
-		Hooks: resource.Hooks{Default: defaultDeployment, Validate: apps.ValidateDeployment},
+		Hooks: resource.Hooks{Default: defaultDeployment, Validate: apps.ValidateDeployment,
+			Warnings: corev1.WorkloadWarnings(true, false, "spec", "template")},
 	}},
 	{def: "io.k8s.api.apps.v1.ReplicaSet", res: resource.Resource{
 		Group: "apps", Version: "v1", Resource: "replicasets", Singular: "replicaset", Kind: "ReplicaSet", ListKind: "ReplicaSetList",
@@ -199,7 +201,8 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			withCell(col("Selector", "string", 1, doc("apps/v1.ReplicaSetSpec.selector"), ""), selectorCell),
 		},
-		Hooks: resource.Hooks{Default: defaultReplicaSet, Validate: apps.ValidateReplicaSet},
+		Hooks: resource.Hooks{Default: defaultReplicaSet, Validate: apps.ValidateReplicaSet,
+			Warnings: corev1.WorkloadWarnings(true, false, "spec", "template")},
 	}},
 	{def: "io.k8s.api.apps.v1.StatefulSet", res: resource.Resource{
 		Group: "apps", Version: "v1", Resource: "statefulsets", Singular: "statefulset", Kind: "StatefulSet", ListKind: "StatefulSetList",
@@ -210,7 +213,8 @@ var catalogue = []entry{
 			withCell(col("Ready", "string", 0, "Number of the pod with ready state", ""), readyOfReplicas), // readyReplicas/replicas
 			ageColumn, containers, images,
 		},
-		Hooks: resource.Hooks{Default: defaultStatefulSet, Validate: apps.ValidateStatefulSet},
+		Hooks: resource.Hooks{Default: defaultStatefulSet, Validate: apps.ValidateStatefulSet,
+			Warnings: corev1.WorkloadWarnings(false, true, "spec", "template")},
 	}},
 
 	// batch/v1
@@ -227,7 +231,8 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			withCell(col("Selector", "string", 1, doc("batch/v1.JobSpec.selector"), ""), selectorCell),
 		},
-		Hooks: resource.Hooks{Default: defaultCronJob, Validate: batch.ValidateCronJob},
+		Hooks: resource.Hooks{Default: defaultCronJob, Validate: batch.ValidateCronJob,
+			Warnings: corev1.WorkloadWarnings(true, false, "spec", "jobTemplate", "spec", "template")},
 	}},
 	{def: "io.k8s.api.batch.v1.Job", res: resource.Resource{
 		Group: "batch", Version: "v1", Resource: "jobs", Singular: "job", Kind: "Job", ListKind: "JobList",
@@ -241,7 +246,8 @@ var catalogue = []entry{
 			ageColumn, containers, images,
 			withCell(col("Selector", "string", 1, doc("batch/v1.JobSpec.selector"), ""), selectorCell),
 		},
-		Hooks: resource.Hooks{Default: defaultJob, PrepareCreate: prepareJobCreate, Validate: batch.ValidateJob},
+		Hooks: resource.Hooks{Default: defaultJob, PrepareCreate: prepareJobCreate, Validate: batch.ValidateJob,
+			Warnings: corev1.WorkloadWarnings(true, false, "spec", "template")},
 	}},
 
 	// apiextensions.k8s.io/v1: served with the default table convertor.

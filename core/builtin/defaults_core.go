@@ -1,6 +1,10 @@
 package builtin
 
-import "encoding/base64"
+import (
+	"encoding/base64"
+
+	"github.com/kubesandbox/kubesandbox/core/builtin/corev1"
+)
 
 // Defaults and create-time preparation of the core/v1 kinds other than
 // pods' specs: ports of pkg/apis/core/v1/defaults.go and of the registry
@@ -16,7 +20,9 @@ import "encoding/base64"
 //     preemptionPolicy PreemptLowerPriority.
 //   - DefaultTolerationSeconds admission: tolerate not-ready and
 //     unreachable nodes for 300 s.
-//   - PrepareForCreate: status {phase: Pending, qosClass: ...}.
+//   - PrepareForCreate: status {phase: Pending, qosClass: ...}, the
+//     PodScheduled=False condition of a pod with scheduling gates, the
+//     deprecated AppArmor annotations copied into appArmorProfile fields.
 func preparePodCreate(obj map[string]any) {
 	spec := ensure(obj, "spec")
 	if spec == nil {
@@ -31,7 +37,19 @@ func preparePodCreate(obj map[string]any) {
 	}
 	setPtr(spec, "preemptionPolicy", "PreemptLowerPriority")
 	addDefaultTolerations(spec)
-	obj["status"] = map[string]any{"phase": "Pending", "qosClass": podQOS(spec)}
+	dropDisabledPodFields(spec)
+	status := map[string]any{"phase": "Pending", "qosClass": podQOS(spec)}
+	obj["status"] = status
+	if len(items(spec, "schedulingGates")) > 0 {
+		// applySchedulingGatedCondition (the write's time: the new
+		// object's creationTimestamp)
+		status["conditions"] = []any{map[string]any{
+			"type": "PodScheduled", "status": "False", "reason": "SchedulingGated",
+			"message":       "Scheduling is blocked due to non-empty scheduling gates",
+			"lastProbeTime": nil, "lastTransitionTime": child(obj, "metadata")["creationTimestamp"],
+		}}
+	}
+	corev1.SyncAppArmorAnnotations(obj)
 }
 
 func addDefaultTolerations(spec map[string]any) {

@@ -127,7 +127,14 @@ func defaultContainer(c map[string]any) {
 	}
 	for _, e := range items(c, "env") {
 		defaultFieldRef(child(child(e, "valueFrom"), "fieldRef"))
+		defaultResourceFieldRef(child(child(e, "valueFrom"), "resourceFieldRef"))
 	}
+}
+
+// defaultResourceFieldRef writes the divisor a ResourceFieldSelector's Go
+// type always serialises: a non-pointer Quantity, "0" when unset.
+func defaultResourceFieldRef(f map[string]any) {
+	setPtr(f, "divisor", "0")
 }
 
 func absentOrEmpty(m map[string]any, key string) bool {
@@ -195,6 +202,7 @@ func defaultVolume(v map[string]any) {
 		setPtr(d, "defaultMode", int64(420))
 		for _, it := range items(d, "items") {
 			defaultFieldRef(child(it, "fieldRef"))
+			defaultResourceFieldRef(child(it, "resourceFieldRef"))
 		}
 	}
 	if p := child(v, "projected"); p != nil {
@@ -205,6 +213,7 @@ func defaultVolume(v map[string]any) {
 			}
 			for _, it := range items(child(src, "downwardAPI"), "items") {
 				defaultFieldRef(child(it, "fieldRef"))
+				defaultResourceFieldRef(child(it, "resourceFieldRef"))
 			}
 		}
 	}
@@ -290,5 +299,15 @@ func dropEmptyLists(m map[string]any, keep ...string) {
 				delete(m, k)
 			}
 		}
+	}
+}
+
+// dropDisabledPodFields is the part of DropDisabledPodFields the sandbox
+// needs: the EmptyDirVolumeMode gate is off (alpha in v1.37), so an
+// emptyDir's mode is dropped. The pod strategy's PrepareForCreate does it
+// after the field manager ran (managedFields keep f:mode, as kube's do).
+func dropDisabledPodFields(spec map[string]any) {
+	for _, v := range items(spec, "volumes") {
+		delete(child(v, "emptyDir"), "mode")
 	}
 }
