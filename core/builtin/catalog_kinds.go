@@ -157,7 +157,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 			resource.PrinterColumn{Name: "VolumeMode", Type: "string", Priority: 1, Description: "volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state. Value of Filesystem is implied when not included in spec.", Cell: volumeModeCell},
 		},
-		Hooks: resource.Hooks{Default: corev1.DefaultPV, Validate: corev1.ValidatePV},
+		Hooks: resource.Hooks{Default: corev1.DefaultPV, PrepareCreate: corev1.PreparePVCreate, Validate: corev1.ValidatePV},
 	}},
 	{def: "io.k8s.api.storage.v1.StorageClass", res: resource.Resource{
 		Group: "storage.k8s.io", Version: "v1", Resource: "storageclasses", Singular: "storageclass", Kind: "StorageClass", ListKind: "StorageClassList",
@@ -221,7 +221,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Replicas", Type: "string", Description: "currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler.", Cell: hpaReplicas},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
-		Hooks: resource.Hooks{Default: autoscaling.DefaultHPA, Validate: autoscaling.ValidateHPA},
+		Hooks: resource.Hooks{Default: autoscaling.DefaultHPA, PrepareCreate: autoscaling.PrepareHPACreate, Validate: autoscaling.ValidateHPA},
 	}},
 	{def: "io.k8s.api.policy.v1.PodDisruptionBudget", res: resource.Resource{
 		Group: "policy", Version: "v1", Resource: "poddisruptionbudgets", Singular: "poddisruptionbudget", Kind: "PodDisruptionBudget", ListKind: "PodDisruptionBudgetList",

@@ -146,7 +146,7 @@ func TestDefaultWorkloads(t *testing.T) {
 			`{"spec":{"replicas":1,"revisionHistoryLimit":10,"podManagementPolicy":"OrderedReady",
 			  "updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"partition":0,"maxUnavailable":1}},
 			  "persistentVolumeClaimRetentionPolicy":{"whenDeleted":"Retain","whenScaled":"Retain"},
-			  "volumeClaimTemplates":[{"metadata":{"name":"w"},"spec":{"volumeMode":"Filesystem"},"status":{"phase":"Pending"}}],` + tmplOut + `}}`},
+			  "volumeClaimTemplates":[{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"w"},"spec":{"volumeMode":"Filesystem"},"status":{"phase":"Pending"}}],` + tmplOut + `}}`},
 		{"daemonset", defaultDaemonSet, `{"spec":{` + tmplIn + `}}`,
 			`{"metadata":{"annotations":{"deprecated.daemonset.template.generation":"0"}},"spec":{"revisionHistoryLimit":10,"updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":1,"maxSurge":0}},` + tmplOut + `}}`},
 		{"job", defaultJob, `{"metadata":{"name":"j"},"spec":{` + tmplIn + `}}`,

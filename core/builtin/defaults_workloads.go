@@ -86,6 +86,9 @@ func defaultStatefulSet(obj map[string]any) {
 			setPtr(s, "volumeMode", "Filesystem")
 		}
 		setStr(ensure(pvc, "status"), "phase", "Pending")
+		// Convert_apps_StatefulSetSpec_To_v1_StatefulSetSpec writes these
+		// into every template it serves (issue 87583)
+		pvc["apiVersion"], pvc["kind"] = "v1", "PersistentVolumeClaim"
 	}
 	defaultTemplate(spec)
 }

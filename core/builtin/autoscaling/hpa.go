@@ -21,6 +21,13 @@ const (
 	maxStabilizationWindowSeconds = 3600
 )
 
+// PrepareHPACreate is the strategy's PrepareForCreate: an empty status,
+// which autoscaling/v2 writes with the fields its Go type never omits
+// (currentMetrics null, desiredReplicas 0).
+func PrepareHPACreate(obj map[string]any) {
+	obj["status"] = map[string]any{"currentMetrics": nil, "desiredReplicas": int64(0)}
+}
+
 // DefaultHPA is SetDefaults_HorizontalPodAutoscaler: minReplicas 1, a CPU
 // utilization target of 80% when no metric is given, and behavior rules
 // filled from the defaults rule by rule.

@@ -29,6 +29,14 @@ func DefaultPV(obj map[string]any) {
 	}
 }
 
+// PreparePVCreate is the strategy's PrepareForCreate: status reset to
+// phase Pending since now (the new object's creationTimestamp); and the
+// StorageObjectInUseProtection admission plugin's finalizer.
+func PreparePVCreate(obj map[string]any) {
+	obj["status"] = map[string]any{"phase": "Pending", "lastPhaseTransitionTime": Obj(obj, "metadata")["creationTimestamp"]}
+	addFinalizer(obj, "kubernetes.io/pv-protection")
+}
+
 // pvSources are the PersistentVolumeSource members in the order
 // ValidatePersistentVolumeSpec visits them: key, the path a second source
 // is refused at, the path its own checks name (the real code's spellings).

@@ -29,9 +29,28 @@ func DefaultPVC(obj map[string]any) {
 	}
 }
 
-// PreparePVCCreate is the strategy's PrepareForCreate (status is reset by
-// the server): the data source rules of KEP 1495.
-func PreparePVCCreate(obj map[string]any) { preparePVCSpec(Obj(obj, "spec"), nil) }
+// PreparePVCCreate is the strategy's PrepareForCreate: status reset to
+// the phase Pending its defaulting gives, the data source rules of KEP
+// 1495; and the StorageObjectInUseProtection admission plugin's finalizer.
+func PreparePVCCreate(obj map[string]any) {
+	obj["status"] = map[string]any{"phase": "Pending"}
+	preparePVCSpec(Obj(obj, "spec"), nil)
+	addFinalizer(obj, "kubernetes.io/pvc-protection")
+}
+
+// addFinalizer appends f to metadata.finalizers unless it is there.
+func addFinalizer(obj map[string]any, f string) {
+	m := Obj(obj, "metadata")
+	if m == nil {
+		return
+	}
+	for _, have := range Strs(m, "finalizers") {
+		if have == f {
+			return
+		}
+	}
+	m["finalizers"] = append(List(m, "finalizers"), f)
+}
 
 // PreparePVCUpdate is PrepareForUpdate.
 func PreparePVCUpdate(obj, old map[string]any) {
