@@ -37,15 +37,19 @@ func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) bool {
 		}
 		serve(docs.V2())
 	default:
-		w.Header().Set("Vary", "Accept")
-		if !openapi.AcceptsJSON(r.Header.Get("Accept")) {
-			w.WriteHeader(http.StatusNotAcceptable)
-			return true
-		}
 		gv := strings.TrimPrefix(p, "/openapi/v3/")
 		doc, ok := docs.V3GroupVersion(gv)
 		if !ok {
-			http.NotFound(w, r)
+			// an unserved group version is a 404 with an empty body
+			// whatever the Accept header: kubectl's validation takes it
+			// for "no schema" and reports the unknown kind, a 406 would
+			// make it fail ("unable to respond with a content type")
+			w.WriteHeader(http.StatusNotFound)
+			return true
+		}
+		w.Header().Set("Vary", "Accept")
+		if !openapi.AcceptsJSON(r.Header.Get("Accept")) {
+			w.WriteHeader(http.StatusNotAcceptable)
 			return true
 		}
 		hash := openapi.Hash(doc)
