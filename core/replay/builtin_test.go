@@ -24,7 +24,7 @@ const builtinDir = "../../tests/conformance/transcripts"
 
 // minBuiltinPass is the number of compared steps of builtinDir that must
 // pass; raise it as the built-in kinds grow closer to kube-apiserver's.
-const minBuiltinPass = 363
+const minBuiltinPass = 374
 
 // minBuiltinLoose is the number of compared steps that must pass when the
 // RV/UID/CONT label numbers are not compared. An object created where the
@@ -33,7 +33,9 @@ const minBuiltinPass = 363
 // right, the loose one does not. 359 strict / 364 loose pass today; one
 // step of bi-replicaset-statefulset has passed or not with the in-process
 // controllers' timing under a loaded machine, hence one less each.
-const minBuiltinLoose = 366
+// bi-docs-manifests adds 16 (all passing); mx-delete-options has passed
+// 15 to 18 of its 20 strictly with the machine's load, hence the margin.
+const minBuiltinLoose = 381
 
 var labelNumber = regexp.MustCompile(`\b(RV|UID|CONT)[0-9]+\b`)
 
