@@ -356,12 +356,17 @@ function endAll(message, watchEvent) {
 // request) synchronously. A failed load rejects (the core's call fails with
 // an InternalError) and the next call loads again. Pages see the load in
 // stats: cel {state: absent|loading|ready|failed, millis (fetch + compile +
-// instantiate + Go init), compileMillis, loaded, total, loads, error}.
+// instantiate + Go init), compileMillis, loaded, total, loads, error,
+// phases, firstCallMillis}.
 
 const CEL_URL = new URL('cel.wasm', self.location.href).href;
 let celURL = CEL_URL;
 let celLoading = null; // the load in progress or done (null: not loaded, or failed)
-const celStats = { state: 'absent', millis: 0, compileMillis: 0, loaded: 0, total: 0, loads: 0, error: null };
+// phases: ms since the load began, at each step (performance marks 'cel:…'):
+// fetch (response headers), download (last byte), compile (instantiated),
+// main (Go's package init done), warm (the CEL environment built), ready.
+// firstCallMillis: the first engine call after the load.
+const celStats = { state: 'absent', millis: 0, compileMillis: 0, loaded: 0, total: 0, loads: 0, error: null, phases: {}, firstCallMillis: null };
 
 self.kubesandboxLoadCEL = () => {
   if (!celLoading) {
@@ -392,13 +397,25 @@ async function loadCEL() {
 }
 
 async function startCEL(t0) {
+  const mark = (name) => { celStats.phases[name] = performance.now() - t0; performance.mark('cel:' + name); };
+  celStats.phases = {};
+  celStats.firstCallMillis = null;
+  performance.mark('cel:start');
   const resp = await fetch(celURL);
   if (!resp.ok) throw new Error(`fetching ${celURL}: HTTP ${resp.status}`);
+  mark('fetch');
   const go = new self.Go();
-  const counted = withProgress(resp, (phase, loaded, total) => Object.assign(celStats, { loaded, total }));
+  const counted = withProgress(resp, (phase, loaded, total) => {
+    Object.assign(celStats, { loaded, total });
+    if (total && loaded >= total) mark('download');
+  });
   const { instance } = await WebAssembly.instantiateStreaming(counted, go.importObject);
+  mark('compile');
   celStats.compileMillis = performance.now() - t0;
   const ready = new Promise((resolve) => { self.kubesandboxCELReady = resolve; });
+  // cel.wasm calls these: Go's package init is done (main runs), then the
+  // CEL environment is built (warm); ready follows
+  self.kubesandboxCELMark = (name) => mark(String(name));
   const exited = go.run(instance).then(() => {
     // it ended (a fatal error): the next call loads it again
     delete self.kubesandboxCEL;
@@ -408,10 +425,15 @@ async function startCEL(t0) {
     throw new Error('cel.wasm exited before it was ready');
   });
   await Promise.race([ready, exited]);
+  mark('ready');
   const call = self.kubesandboxCEL;
   self.kubesandboxCEL = (method, request) => {
     busy(true);
-    try { return call(method, request); } finally { busy(false); }
+    const t = performance.now();
+    try { return call(method, request); } finally {
+      if (celStats.firstCallMillis === null) celStats.firstCallMillis = performance.now() - t;
+      busy(false);
+    }
   };
   celStats.millis = performance.now() - t0;
   celStats.state = 'ready';

@@ -1,9 +1,13 @@
 //go:build js && wasm
 
-// Command wasm is the CEL engine (cel/engine) for the browser: cel.wasm,
-// loaded by web/worker.js into the SharedWorker that runs the core, the
-// first time the core needs it (a CRD with x-kubernetes-validations, a
-// ValidatingAdmissionPolicy). It installs one synchronous function
+// Command wasm is the CEL engine (cel/engine) for the browser, in two
+// parts: cel-crd.wasm (CRD validation rules, cel/crd: the default build,
+// part_crd.go) and cel-policy.wasm (ValidatingAdmissionPolicies,
+// cel/policy: -tags celpolicy, part_policy.go). web/worker.js loads each
+// into the SharedWorker that runs the core the first time the core calls
+// one of its methods (a CRD with x-kubernetes-validations, a
+// ValidatingAdmissionPolicy), so a page with CRD rules alone never
+// downloads the policy half. Each installs one synchronous function
 //
 //	kubesandboxCEL(method, request) → [error, response]
 //
@@ -23,13 +27,13 @@ package main
 
 import (
 	"syscall/js"
-
-	"github.com/kubesandbox/kubesandbox/cel/engine"
 )
 
 func main() {
-	e := engine.New()
-	warm(e)
+	mark("main")
+	e := newEngine()
+	warmUp(e)
+	mark("warm")
 	js.Global().Set("kubesandboxCEL", js.FuncOf(func(_ js.Value, a []js.Value) any {
 		if len(a) != 2 || a[0].Type() != js.TypeString || a[1].Type() != js.TypeString {
 			return []any{"kubesandboxCEL(method, request): two strings", nil}
@@ -44,4 +48,12 @@ func main() {
 		ready.Invoke()
 	}
 	select {}
+}
+
+// mark tells the worker how far the start-up got (kubesandboxCELMark,
+// its load's phases in stats().cel), when it listens.
+func mark(name string) {
+	if f := js.Global().Get("kubesandboxCELMark"); f.Type() == js.TypeFunction {
+		f.Invoke(name)
+	}
 }
