@@ -7,18 +7,20 @@
 // into the SharedWorker that runs the core the first time the core calls
 // one of its methods (a CRD with x-kubernetes-validations, a
 // ValidatingAdmissionPolicy), so a page with CRD rules alone never
-// downloads the policy half. Each installs one synchronous function
+// downloads the policy half. Each hands the worker one synchronous
+// function, call(method, request) → [error, response], through
 //
-//	kubesandboxCEL(method, request) → [error, response]
+//	kubesandboxCELReady(call)
 //
+// (the worker's kubesandboxCEL routes each method to its part's call).
 // method names a core/cel.Engine method, request and response are its JSON
 // (core/cel.Dispatch); error is null or a string, response a string or
 // null. E.g.
 //
-//	kubesandboxCEL('CheckCRD', '{"crd": {...}}')  →  [null, '[]']
-//	kubesandboxCEL('Nope', '{}')                  →  ['cel: unknown method "Nope"', null]
+//	call('CheckCRD', '{"crd": {...}}')  →  [null, '[]']
+//	call('Nope', '{}')                  →  ['cel: unknown method "Nope"', null]
 //
-// then calls kubesandboxCELReady(). The core (wasm/cel.go) calls it from
+// The core (wasm/cel.go) calls it from
 // Go through JavaScript while its own goroutine waits: the call must
 // answer before it returns, so the engine never waits on JavaScript
 // (no timers, no promises) — it only computes. A panic in the engine is
@@ -34,7 +36,7 @@ func main() {
 	e := newEngine()
 	warmUp(e)
 	mark("warm")
-	js.Global().Set("kubesandboxCEL", js.FuncOf(func(_ js.Value, a []js.Value) any {
+	fn := js.FuncOf(func(_ js.Value, a []js.Value) any {
 		if len(a) != 2 || a[0].Type() != js.TypeString || a[1].Type() != js.TypeString {
 			return []any{"kubesandboxCEL(method, request): two strings", nil}
 		}
@@ -43,9 +45,9 @@ func main() {
 			return []any{err.Error(), nil}
 		}
 		return []any{nil, string(out)}
-	}))
+	})
 	if ready := js.Global().Get("kubesandboxCELReady"); ready.Type() == js.TypeFunction {
-		ready.Invoke()
+		ready.Invoke(fn)
 	}
 	select {}
 }
