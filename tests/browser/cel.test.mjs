@@ -156,3 +156,33 @@ test('a CRD rule holds in the browser: kube\'s 422 with the rule\'s cause, 201 f
   assert.equal(await celFetches('policy'), policyFetches, 'cel-policy.wasm was not fetched');
   await closeAll(env.browser, [page]);
 });
+
+test('a policy holds in the browser: cel-policy.wasm denies a write in a namespace its binding selects, allows it elsewhere; the CRD part never loads', async () => {
+  const page = await open('cel-policy');
+  const crdFetches = await celFetches('crd');
+  const ADM = '/apis/admissionregistration.k8s.io/v1';
+  for (const [ns, labels] of [['prod', { environment: 'prod' }], ['dev', {}]]) {
+    assert.equal((await api(page, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels } })).status, 201);
+  }
+  const made = await api(page, 'POST', ADM + '/validatingadmissionpolicies', {
+    apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'small' },
+    spec: {
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['configmaps'] }] },
+      validations: [{ expression: 'object == null || !has(object.data) || size(object.data) <= 1' }],
+    },
+  });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  assert.equal((await api(page, 'POST', ADM + '/validatingadmissionpolicybindings', {
+    apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'small-prod' },
+    spec: { policyName: 'small', validationActions: ['Deny'], matchResources: { namespaceSelector: { matchLabels: { environment: 'prod' } } } },
+  })).status, 201);
+  const cm = (ns) => api(page, 'POST', `/api/v1/namespaces/${ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'two' }, data: { a: '1', b: '2' } });
+  const denied = await cm('prod');
+  assert.equal(denied.status, 422, JSON.stringify(denied.body));
+  assert.equal(denied.body.message, 'configmaps "two" is forbidden: ValidatingAdmissionPolicy \'small\' with binding \'small-prod\' denied request: failed expression: object == null || !has(object.data) || size(object.data) <= 1');
+  assert.equal((await cm('dev')).status, 201);
+  const s = (await stats(page)).cel;
+  assert.deepEqual([s.parts.policy.state, s.parts.policy.loads, s.parts.crd.state], ['ready', 1, 'absent'], JSON.stringify(s.parts));
+  assert.equal(await celFetches('crd'), crdFetches, 'cel-crd.wasm was not fetched');
+  await closeAll(env.browser, [page]);
+});
