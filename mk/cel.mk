@@ -20,7 +20,7 @@ GO ?= go
 BIN ?= bin
 WEB_DIST ?= $(BIN)/web
 CEL_WASM := $(WEB_DIST)/cel-crd.wasm $(WEB_DIST)/cel-policy.wasm
-CEL_INPUTS := cel/go.mod cel/go.sum $(filter-out %_test.go,$(shell find cel -name '*.go' 2>/dev/null)) \
+CEL_INPUTS := cel/go.mod cel/go.sum $(filter-out %_test.go cel/cmd/celbench/%,$(shell find cel -name '*.go' 2>/dev/null)) \
 	$(filter-out %_test.go,$(wildcard core/cel/*.go))
 
 .PHONY: cel-wasm bench-cel bench-cel-native
