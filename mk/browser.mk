@@ -10,7 +10,7 @@
 #                        against bin/web-baseline (wasm/cmd/baseline, the
 #                        smallest Go program behind the same JS), then
 #                        the kubectl numbers (make bench-kubectl alone),
-#                        then cel.wasm's (make bench-cel alone)
+#                        then the CEL engine's (make bench-cel alone)
 
 GO ?= go
 BIN ?= bin

@@ -17,47 +17,43 @@ import (
 var _ cel.Transport = (*celTransport)(nil)
 
 // celTransport is the core's core/cel.Transport in the browser: the CEL
-// engine is a wasm of its own (cel.wasm, cel/cmd/wasm), which the worker
-// loads into this same SharedWorker with a second Go instance the first
-// time a call needs it. web/worker.js offers
+// engine is two wasm programs of its own (cel/cmd/wasm: cel-crd.wasm for
+// CRD rules, cel-policy.wasm for admission policies), which the worker
+// loads into this same SharedWorker, each as a Go instance of its own, the
+// first time a call needs that part. web/worker.js offers
 //
-//	kubesandboxLoadCEL() → Promise   loads cel.wasm once (again after a failure)
+//	kubesandboxLoadCEL(method) → Promise   loads method's part once (again after a failure)
+//	kubesandboxCELLoaded(method) → bool    that part runs
+//	kubesandboxCEL(method, request) → [error, response]   the call, synchronous
 //
-// and cel.wasm, once running, installs the synchronous
-//
-//	kubesandboxCEL(method, request) → [error, response]
-//
-// The first Call waits for the load on its own goroutine (JavaScript's
-// event loop goes on: the download, other requests); every call after
-// that is a plain synchronous call into the other instance. The core
-// calls the engine only when a rule or a policy exists, so a sandbox
-// without any never downloads cel.wasm. A failed load fails the call (the
-// core answers it as an InternalError) and the next call tries again.
+// The first Call of a part waits for its load on its own goroutine
+// (JavaScript's event loop goes on: the download, other requests); every
+// call after that is a plain synchronous call into the other instance.
+// The core calls the engine only when a rule or a policy exists, so a
+// sandbox without any never downloads either part. A failed load fails
+// the call (the core answers it as an InternalError) and the next call
+// tries again.
 //
 // E.g. the first custom resource written after a CRD with
 // x-kubernetes-validations:  Call("ValidateCustomResource", {...})
-// → kubesandboxLoadCEL() (fetch + compile + Go init of cel.wasm) →
-// kubesandboxCEL("ValidateCustomResource", "{...}") → `[{"type": ...}]`.
+// → kubesandboxLoadCEL("ValidateCustomResource") (fetch + compile + Go
+// init of cel-crd.wasm) → kubesandboxCEL("ValidateCustomResource",
+// "{...}") → `[{"type": ...}]`.
 type celTransport struct {
-	mu     sync.Mutex // one load at a time; held across it
-	loaded bool
+	mu sync.Mutex // one load at a time; held across it
 }
 
-// errCELLoad wraps a failed load of cel.wasm.
+// errCELLoad wraps a failed load of a part of the engine.
 var errCELLoad = errors.New("the CEL engine (cel.wasm) could not be loaded")
 
-// Call loads cel.wasm if needed and calls method on it.
+// Call loads method's part if needed and calls method on it.
 func (t *celTransport) Call(method string, req []byte) ([]byte, error) {
-	if err := t.load(); err != nil {
+	if err := t.load(method); err != nil {
 		return nil, err
 	}
 	res, err := invokeCEL(method, string(req))
 	if err != nil {
-		// cel.wasm is gone (it exited): load it again next time.
-		t.mu.Lock()
-		t.loaded = false
-		t.mu.Unlock()
-		return nil, err
+		return nil, err // the part is gone (it exited): the next call loads it again
 	}
 	if e := res.Index(0); e.Type() == js.TypeString {
 		return nil, errors.New(e.String())
@@ -69,7 +65,7 @@ func (t *celTransport) Call(method string, req []byte) ([]byte, error) {
 	return []byte(out.String()), nil
 }
 
-// invokeCEL calls kubesandboxCEL; a JavaScript exception (cel.wasm has
+// invokeCEL calls kubesandboxCEL; a JavaScript exception (the part has
 // exited, the function is missing) is an error, not a panic.
 func invokeCEL(method, req string) (res js.Value, err error) {
 	defer func() {
@@ -88,35 +84,44 @@ func invokeCEL(method, req string) (res js.Value, err error) {
 	return res, nil
 }
 
-// load makes sure cel.wasm runs: the first caller asks the worker and
-// waits; callers arriving meanwhile wait on mu and find it loaded (or try
-// again when it failed).
-func (t *celTransport) load() error {
+// loaded tells whether method's part runs.
+func loaded(method string) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	f := js.Global().Get("kubesandboxCELLoaded")
+	return f.Type() == js.TypeFunction && f.Invoke(method).Truthy()
+}
+
+// load makes sure method's part runs: the first caller asks the worker
+// and waits; callers arriving meanwhile wait on mu and find it loaded (or
+// try again when it failed).
+func (t *celTransport) load(method string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.loaded && js.Global().Get("kubesandboxCEL").Type() == js.TypeFunction {
+	if loaded(method) {
 		return nil
 	}
-	t.loaded = false
 	loader := js.Global().Get("kubesandboxLoadCEL")
 	if loader.Type() != js.TypeFunction {
 		return fmt.Errorf("%w: this worker cannot load it", errCELLoad)
 	}
-	if _, err := awaitJS(callJS(loader)); err != nil {
+	if _, err := awaitJS(callJS(loader, method)); err != nil {
 		return fmt.Errorf("%w: %v", errCELLoad, err)
 	}
-	t.loaded = true
 	return nil
 }
 
-// callJS calls f(); an exception becomes a rejected promise.
-func callJS(f js.Value) (p js.Value) {
+// callJS calls f(args...); an exception becomes a rejected promise.
+func callJS(f js.Value, args ...any) (p js.Value) {
 	defer func() {
 		if r := recover(); r != nil {
 			p = js.Global().Get("Promise").Call("reject", fmt.Sprint(r))
 		}
 	}()
-	return f.Invoke()
+	return f.Invoke(args...)
 }
 
 // awaitJS is await with the rejection's own text (storageError's framing
@@ -133,27 +138,25 @@ func awaitJS(p js.Value) (js.Value, error) {
 	})
 }
 
-// preloadCEL starts loading cel.wasm in the background when the restored
-// state has rules or policies (a CRD with x-kubernetes-validations, a
-// ValidatingAdmissionPolicy): the first write that needs the engine then
-// finds it loaded. Called after the first answer (or celAfter without
-// one), so that it never delays it. A failure is left for that write (it
-// tries again).
+// preloadCEL starts loading the parts of the engine the restored state
+// needs, in the background: cel-crd.wasm when a CRD has
+// x-kubernetes-validations, cel-policy.wasm when a
+// ValidatingAdmissionPolicy exists. The first write that needs the engine
+// then finds it loaded. Called after the first answer (or celAfter
+// without one), so that it never delays it. A failure is left for that
+// write (it tries again).
 func preloadCEL(h *apiserver.Server, t *celTransport) {
-	if !hasCEL(h) {
-		return
+	if has(h, "/apiextensions.k8s.io/customresourcedefinitions/", func(v []byte) bool { return bytes.Contains(v, []byte("x-kubernetes-validations")) }) {
+		_ = t.load("CheckCRD")
 	}
-	_ = t.load()
+	if has(h, "/admissionregistration.k8s.io/validatingadmissionpolicies/", func([]byte) bool { return true }) {
+		_ = t.load("Admit")
+	}
 }
 
-// hasCEL tells whether the store holds an object the engine will be asked
-// about.
-func hasCEL(h *apiserver.Server) bool {
-	rules := []byte("x-kubernetes-validations")
-	any := func(prefix string, filter func([]byte) bool) bool {
-		kvs, _, _, err := h.Store().List(prefix, "", 0, func(kv store.KV) bool { return filter(kv.Value) }, 1)
-		return err == nil && len(kvs) > 0
-	}
-	return any("/apiextensions.k8s.io/customresourcedefinitions/", func(v []byte) bool { return bytes.Contains(v, rules) }) ||
-		any("/admissionregistration.k8s.io/validatingadmissionpolicies/", func([]byte) bool { return true })
+// has tells whether the store holds an object under prefix that filter
+// accepts.
+func has(h *apiserver.Server, prefix string, filter func([]byte) bool) bool {
+	kvs, _, _, err := h.Store().List(prefix, "", 0, func(kv store.KV) bool { return filter(kv.Value) }, 1)
+	return err == nil && len(kvs) > 0
 }

@@ -482,7 +482,7 @@ export function createSandbox({
     _fault: (name) => control('fault', name || null),
     /** _cel calls the CEL engine through the core as it would (tests): the answer's JSON text. */
     _cel: (method, request) => control('cel', JSON.stringify({ method, request })),
-    /** _celURL makes the worker load cel.wasm from url (tests: a failing load); null restores it. */
+    /** _celURL makes the worker load every part of the CEL engine from url (tests: a failing load); null restores it. */
     _celURL: (url) => control('cel-url', url || null),
     get worker() { return worker; },
   };

@@ -29,11 +29,11 @@ function kubesandboxOfflineCache({ isAPI, runtime = self.location.href }) {
   // it belongs to, so that explain works offline too.
   const ASSETS = ['worker.js', 'wasm_exec.js', 'kubesandbox.wasm', 'sandbox.js', 'kubesandbox-docs.json'].map((f) => new URL(f, runtime).href);
   const SUM = new URL('kubesandbox.wasm.sha256', runtime).href;
-  // kubectl (web/kubectl.js) and the CEL engine (cel.wasm, which the worker
-  // loads the first time a rule or policy exists) are loaded on first use,
-  // never on install: each wasm is stored when first fetched, and replaced
-  // when its .sha256 changes.
-  const LAZY = { kubectl: new URL('kubectl.wasm', runtime).href, cel: new URL('cel.wasm', runtime).href };
+  // kubectl (web/kubectl.js) and the CEL engine's two parts (cel-crd.wasm
+  // and cel-policy.wasm, which the worker loads the first time a CRD rule,
+  // a policy exists) are loaded on first use, never on install: each wasm
+  // is stored when first fetched, and replaced when its .sha256 changes.
+  const LAZY = Object.fromEntries(['kubectl', 'cel-crd', 'cel-policy'].map((n) => [n, new URL(n + '.wasm', runtime).href]));
   const LAZY_SUMS = Object.values(LAZY).map((u) => u + '.sha256');
   let runtimeName = null; // the current runtime cache
   let refreshing = null;
@@ -48,15 +48,15 @@ function kubesandboxOfflineCache({ isAPI, runtime = self.location.href }) {
     if (url.origin !== self.location.origin) return;
     url.search = '';
     if (ASSETS.includes(url.href)) e.respondWith(runtimeAsset(e, url.href));
-    else if (url.href === LAZY.kubectl) e.respondWith(lazyWasm(e, 'kubectl'));
-    else if (url.href === LAZY.cel) e.respondWith(lazyWasm(e, 'cel'));
+    else if (Object.values(LAZY).includes(url.href)) e.respondWith(lazyWasm(e, Object.keys(LAZY).find((n) => LAZY[n] === url.href)));
     else if (url.href !== SUM && !LAZY_SUMS.includes(url.href)) e.respondWith(staleWhileRevalidate(e));
   }
 
   // activate drops the caches of older layouts.
   async function activate() {
     for (const k of await caches.keys()) {
-      if (k.startsWith('kubesandbox-') && !k.startsWith(CACHE_PREFIX)) await caches.delete(k);
+      // kubesandbox-v1-cel: the engine in one wasm, before its two parts
+      if ((k.startsWith('kubesandbox-') && !k.startsWith(CACHE_PREFIX)) || k === CACHE_PREFIX + 'cel') await caches.delete(k);
     }
   }
 
@@ -142,8 +142,8 @@ function kubesandboxOfflineCache({ isAPI, runtime = self.location.href }) {
     return refreshing;
   }
 
-  // lazyWasm answers kubectl.wasm or cel.wasm from its own cache
-  // ("kubesandbox-v1-kubectl", "kubesandbox-v1-cel"), storing it on the
+  // lazyWasm answers kubectl.wasm or a CEL part from its own cache
+  // ("kubesandbox-v1-kubectl", "kubesandbox-v1-cel-crd", …), storing it on the
   // first fetch (a page's first ks.kubectl(), the core's first rule), and
   // checks the build's sum in the background: a new build is downloaded
   // for the next start. The Response is answered as stored (its URL keys

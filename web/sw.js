@@ -179,7 +179,7 @@ function alive(p) {
 }
 
 // busyPorts are the ports whose worker said its thread is held by
-// synchronous work (loading cel.wasm, a CEL call): they are not pinged
+// synchronous work (loading a CEL wasm, a CEL call): they are not pinged
 // until it says it is done (for BUSY_MS at most: a worker that died
 // meanwhile is found out then), so a slow answer is not taken for a dead
 // worker. port → since (Date.now()).

@@ -23,7 +23,7 @@
 //   ← {t:'head', id, status, headers, body: ArrayBuffer|null, stream: bool}
 //   ← {t:'chunk', id, data: ArrayBuffer}   ← {t:'end', id, error: string|null}
 //   → {t:'cancel', id}
-//   ← {t:'busy', on}   this thread is held by synchronous work (cel.wasm's
+//   ← {t:'busy', on}   this thread is held by synchronous work (a CEL wasm's
 //                      start-up, a CEL call): no answer to pings until off
 'use strict';
 
@@ -235,7 +235,7 @@ function attachPage(page) {
     } else if (m.t === 'stats') {
       let live = 0;
       for (const p of requestPorts) live += p.__ksLive ? p.__ksLive.size : 0;
-      page.postMessage({ t: 'stats', memoryBytes: wasmMemory ? wasmMemory.buffer.byteLength : 0, served: nextGoId - 1, live, db: { ...dbStats }, cel: { ...celStats } });
+      page.postMessage({ t: 'stats', memoryBytes: wasmMemory ? wasmMemory.buffer.byteLength : 0, served: nextGoId - 1, live, db: { ...dbStats }, cel: celStatsMessage() });
     } else if (m.t === 'control') {
       control(m.op, m.arg).then(
         (result) => page.postMessage({ t: 'control', id: m.id, error: null, result: result === undefined ? null : result }),
@@ -276,7 +276,7 @@ async function control(op, arg) {
     case 'reset': return reset();
     case 'fault': dbFault = arg || null; return null;
     case 'cel': return goControl('cel', arg); // one engine call through the core (tests)
-    case 'cel-url': celURL = arg ? new URL(arg, self.location.href).href : CEL_URL; return null; // tests: a failing load
+    case 'cel-url': celURL = arg ? new URL(arg, self.location.href).href : null; return null; // tests: a failing load
     default: throw new Error(`unknown operation ${op}`);
   }
 }
@@ -346,75 +346,167 @@ function endAll(message, watchEvent) {
   }
 }
 
-// ---- CEL: cel.wasm, loaded on the core's first call (wasm/cel.go) ----
+// ---- CEL: two wasm programs, each loaded on the core's first call to it (wasm/cel.go) ----
 //
-// The engine of CRD validation rules and ValidatingAdmissionPolicies is a
-// Go program of its own (cel/cmd/wasm), run as a second Go instance in
-// this worker. The core calls kubesandboxLoadCEL() the first time it needs
-// it — a sandbox without rules or policies never downloads it — and waits
-// for the promise on a goroutine; then it calls kubesandboxCEL(method,
-// request) synchronously. A failed load rejects (the core's call fails with
-// an InternalError) and the next call loads again. Pages see the load in
-// stats: cel {state: absent|loading|ready|failed, millis (fetch + compile +
-// instantiate + Go init), compileMillis, loaded, total, loads, error}.
+// The engine of CRD validation rules and ValidatingAdmissionPolicies is Go
+// of its own (cel/cmd/wasm), in two parts: cel-crd.wasm (CheckCRD,
+// ValidateCustomResource) and cel-policy.wasm (CheckPolicy, Admit), each
+// run as a Go instance of its own in this worker the first time the core
+// calls one of its methods — a sandbox without rules or policies never
+// downloads either, one with CRD rules alone never the policy half. The
+// core calls kubesandboxLoadCEL(method) and waits for the promise on a
+// goroutine; then it calls kubesandboxCEL(method, request) synchronously
+// (kubesandboxCELLoaded(method) tells whether that part runs). A failed
+// load rejects (the core's call fails with an InternalError) and the next
+// call loads again. Pages see the loads in stats: cel {state:
+// absent|loading|ready|failed, millis (fetch + compile + instantiate + Go
+// init), compileMillis, loaded, total, error, phases, firstCallMillis} of
+// the part loaded last, loads (of both), and parts {crd, policy} each with
+// those fields.
 
-const CEL_URL = new URL('cel.wasm', self.location.href).href;
-let celURL = CEL_URL;
-let celLoading = null; // the load in progress or done (null: not loaded, or failed)
-const celStats = { state: 'absent', millis: 0, compileMillis: 0, loaded: 0, total: 0, loads: 0, error: null };
+const CEL_PARTS = {
+  crd: { file: 'cel-crd.wasm', methods: ['CheckCRD', 'ValidateCustomResource'] },
+  policy: { file: 'cel-policy.wasm', methods: ['CheckPolicy', 'Admit'] },
+};
+let celURL = null; // tests ('cel-url'): every part loads from here (a failing load)
+const cel = {}; // part → {loading: the load in progress or done (null: not loaded, or failed), call, stats}
+for (const name of Object.keys(CEL_PARTS)) {
+  // phases: ms since the load began, at each step (performance marks
+  // 'cel:…'): fetch (response headers), download (last byte), compile
+  // (instantiated), main (Go's package init done), warm (the CEL
+  // environment built), ready. firstCallMillis: the first call after it.
+  cel[name] = { loading: null, call: null, stats: { state: 'absent', millis: 0, compileMillis: 0, loaded: 0, total: 0, loads: 0, error: null, phases: {}, firstCallMillis: null } };
+}
+let celLast = 'crd'; // the part whose load began last (stats().cel's own fields)
+let celQueue = Promise.resolve(); // loads run one after the other
 
-self.kubesandboxLoadCEL = () => {
-  if (!celLoading) {
-    celLoading = loadCEL().catch((e) => {
-      celLoading = null;
-      celStats.state = 'failed';
-      celStats.error = String(e && e.message || e);
+// celPart names the part serving method (an unknown method: the CRD part,
+// whose dispatcher answers it as unknown).
+function celPart(method) {
+  return CEL_PARTS.policy.methods.includes(String(method)) ? 'policy' : 'crd';
+}
+
+function celStatsMessage() {
+  const parts = {};
+  let loads = 0;
+  for (const [name, p] of Object.entries(cel)) { parts[name] = { ...p.stats }; loads += p.stats.loads; }
+  return { ...cel[celLast].stats, loads, parts };
+}
+
+self.kubesandboxCELLoaded = (method) => !!cel[celPart(method)].call;
+
+self.kubesandboxLoadCEL = (method) => {
+  const name = celPart(method);
+  const p = cel[name];
+  if (!p.loading) {
+    p.loading = loadCEL(name).catch((e) => {
+      p.loading = null;
+      p.stats.state = 'failed';
+      p.stats.error = String(e && e.message || e);
       throw e;
     });
   }
-  return celLoading;
+  return p.loading;
 };
 
-async function loadCEL() {
-  const t0 = performance.now();
-  Object.assign(celStats, { state: 'loading', loaded: 0, total: 0, error: null });
-  celStats.loads++;
-  // Compiling and instantiating cel.wasm (42 MB) and Go's start-up of it
-  // (the k8s.io packages' init) hold this thread for seconds, as can a
-  // call (the first builds the CEL environment): the service worker must
-  // not take the silence for a dead worker (and retry a write in progress).
+self.kubesandboxCEL = (method, request) => {
+  const name = celPart(method);
+  const p = cel[name];
+  if (!p.call) throw new Error(`cel: ${CEL_PARTS[name].file} is not running`);
   busy(true);
-  try {
-    await startCEL(t0);
-  } finally {
+  const t = performance.now();
+  try { return p.call(method, request); } finally {
+    if (p.stats.firstCallMillis === null) p.stats.firstCallMillis = performance.now() - t;
     busy(false);
   }
+};
+
+// loadCEL loads one part after any load in progress (each start-up
+// holds this thread anyway, and sets the globals its Go calls back).
+function loadCEL(name) {
+  const run = celQueue.then(async () => {
+    const st = cel[name].stats;
+    const t0 = performance.now();
+    celLast = name;
+    Object.assign(st, { state: 'loading', loaded: 0, total: 0, error: null, phases: {}, firstCallMillis: null });
+    st.loads++;
+    // Compiling and instantiating the wasm and Go's start-up of it (the
+    // k8s.io packages' init, then the CEL environment) hold this thread for
+    // seconds, as can a call: the service worker must not take the silence
+    // for a dead worker (and retry a write in progress).
+    busy(true);
+    try {
+      await startCEL(name, t0);
+    } finally {
+      busy(false);
+    }
+  });
+  celQueue = run.catch(() => {});
+  return run;
 }
 
-async function startCEL(t0) {
-  const resp = await fetch(celURL);
-  if (!resp.ok) throw new Error(`fetching ${celURL}: HTTP ${resp.status}`);
+async function startCEL(name, t0) {
+  const p = cel[name];
+  const st = p.stats;
+  const mark = (step) => { st.phases[step] = performance.now() - t0; performance.mark(`cel-${name}:${step}`); };
+  const url = celURL || new URL(CEL_PARTS[name].file, self.location.href).href;
+  performance.mark(`cel-${name}:start`);
+  const resp = await fetch(url);
+  if (!resp.ok) throw new Error(`fetching ${url}: HTTP ${resp.status}`);
+  mark('fetch');
   const go = new self.Go();
-  const counted = withProgress(resp, (phase, loaded, total) => Object.assign(celStats, { loaded, total }));
-  const { instance } = await WebAssembly.instantiateStreaming(counted, go.importObject);
-  celStats.compileMillis = performance.now() - t0;
-  const ready = new Promise((resolve) => { self.kubesandboxCELReady = resolve; });
+  // The response goes to the compiler as fetched: its URL (and the service
+  // worker's Cache Storage behind it) is what Chromium keys its compiled-code
+  // cache on, so a revisit skips most of the compile. A Response rebuilt
+  // around a counting stream (withProgress) has no URL: every load compiled
+  // from scratch. The bytes are counted on a clone instead.
+  countBytes(resp.clone(), (loaded, total) => {
+    Object.assign(st, { loaded, total });
+    mark('download');
+  });
+  const { instance } = await WebAssembly.instantiateStreaming(resp, go.importObject);
+  mark('compile');
+  st.compileMillis = performance.now() - t0;
+  // cel/cmd/wasm calls these: Go's package init is done (main runs), the
+  // CEL environment is built (warm), then ready(call) with its function
+  let call = null;
+  const ready = new Promise((resolve) => { self.kubesandboxCELReady = (fn) => { call = fn; resolve(); }; });
+  self.kubesandboxCELMark = (step) => mark(String(step));
   const exited = go.run(instance).then(() => {
     // it ended (a fatal error): the next call loads it again
-    delete self.kubesandboxCEL;
-    celLoading = null;
-    celStats.state = 'failed';
-    celStats.error = 'cel.wasm exited';
-    throw new Error('cel.wasm exited before it was ready');
+    p.call = null;
+    p.loading = null;
+    st.state = 'failed';
+    st.error = `${CEL_PARTS[name].file} exited`;
+    throw new Error(`${CEL_PARTS[name].file} exited before it was ready`);
   });
+  exited.catch(() => {});
   await Promise.race([ready, exited]);
-  const call = self.kubesandboxCEL;
-  self.kubesandboxCEL = (method, request) => {
-    busy(true);
-    try { return call(method, request); } finally { busy(false); }
-  };
-  celStats.millis = performance.now() - t0;
-  celStats.state = 'ready';
+  if (typeof call !== 'function') throw new Error(`${CEL_PARTS[name].file} offered no function`);
+  mark('ready');
+  p.call = call;
+  st.millis = performance.now() - t0;
+  st.state = 'ready';
+}
+
+// countBytes reads a clone of a response to its end, telling report(loaded,
+// total) as the bytes arrive (total: the uncompressed length when known).
+async function countBytes(resp, report) {
+  const total = Number(resp.headers.get('X-Uncompressed-Length') ||
+    (resp.headers.get('Content-Encoding') ? 0 : resp.headers.get('Content-Length'))) || 0;
+  if (!resp.body) return;
+  const reader = resp.body.getReader();
+  let loaded = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      loaded += value.byteLength;
+    }
+  } catch (e) {
+    return; // the load itself reports the failure
+  }
+  report(loaded, total || loaded);
 }
 
 // busy tells the service worker's ports that this thread is (or no longer

@@ -2,8 +2,9 @@
 // the real Kubernetes code: k8s.io/apiextensions-apiserver's CRD validator
 // for x-kubernetes-validations (package cel/crd) and k8s.io/apiserver's
 // ValidatingAdmissionPolicy plugin (package cel/policy). Natively the
-// server links it (cel/cmd/kubesandbox); in the browser it is cel.wasm
-// (cel/cmd/wasm), reached through core/cel.Remote.
+// server links it (cel/cmd/kubesandbox); in the browser its halves are
+// cel-crd.wasm and cel-policy.wasm (cel/cmd/wasm, which links one or the
+// other, never this package), reached through core/cel.Remote.
 package engine
 
 import (

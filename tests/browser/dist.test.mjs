@@ -70,7 +70,8 @@ after(async () => {
 test('npm pack: the package has the runtime, the element, its CSS and types, and exports them', () => {
   for (const f of ['package.json', 'sandbox.js', 'sandbox.d.ts', 'sw.js', 'sw-cache.js', 'worker.js', 'wasm_exec.js',
     'kubesandbox.wasm', 'kubesandbox.wasm.br', 'kubesandbox.wasm.gz', 'kubesandbox.wasm.sha256', 'kubesandbox-docs.json',
-    'cel.wasm', 'cel.wasm.br', 'cel.wasm.gz', 'cel.wasm.sha256',
+    'cel-crd.wasm', 'cel-crd.wasm.br', 'cel-crd.wasm.gz', 'cel-crd.wasm.sha256',
+    'cel-policy.wasm', 'cel-policy.wasm.br', 'cel-policy.wasm.gz', 'cel-policy.wasm.sha256',
     'kube-example.js', 'kube-example.d.ts', 'kube-example.css', 'copy.mjs', 'scenarios/apply-conflict.json']) {
     assert.ok(tarball.files.includes(f), `${f} is in the tarball`);
   }

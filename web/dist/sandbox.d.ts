@@ -76,9 +76,18 @@ export interface SandboxStats {
   served: number;
   live: number;
   db: { writes: number; records: number; snapshots: number; millis: number; failed: number };
-  /** The CEL engine (cel.wasm), loaded the first time a rule or policy needs it:
-   *  millis = fetch + compile + instantiate + Go init of its last load. */
-  cel: { state: 'absent' | 'loading' | 'ready' | 'failed'; millis: number; compileMillis: number; loaded: number; total: number; loads: number; error: string | null };
+  /** The CEL engine, two wasm parts each loaded the first time a CRD rule
+   *  (cel-crd.wasm), a policy (cel-policy.wasm) needs it. The fields are the
+   *  part loaded last's (loads: of both); parts has each. millis = fetch +
+   *  compile + instantiate + Go init; phases: ms since the load began at
+   *  fetch, compile, main (Go's package init done), warm, ready. */
+  cel: CELLoad & { parts: { crd: CELLoad; policy: CELLoad } };
+}
+
+/** One load of a part of the CEL engine (SandboxStats.cel). */
+export interface CELLoad {
+  state: 'absent' | 'loading' | 'ready' | 'failed'; millis: number; compileMillis: number; loaded: number; total: number;
+  loads: number; error: string | null; phases: Record<string, number>; firstCallMillis: number | null;
 }
 
 /** The handle createSandbox returns. */

@@ -8,7 +8,8 @@
 // worker.js, wasm_exec.js, kubesandbox.wasm (+ .br, .gz, .sha256),
 // kubesandbox-docs.json (the OpenAPI descriptions, fetched by the worker
 // on the first OpenAPI request),
-// cel.wasm (+ .br, .gz, .sha256: the CEL engine, loaded on first use),
+// cel-crd.wasm and cel-policy.wasm (+ .br, .gz, .sha256: the CEL engine's
+// two parts, each loaded on first use),
 // kube-example.js (the element, bundled by esbuild with KUBESANDBOX_DIST
 // defined: it finds sandbox.js, kube-example.css and scenarios/ beside
 // itself), kube-example.css, scenarios/*.json, the types (*.d.ts), a
@@ -36,7 +37,8 @@ const RUNTIME = ['sandbox.js', 'sw.js', 'sw-cache.js', 'worker.js', 'wasm_exec.j
   'kubesandbox.wasm', 'kubesandbox.wasm.br', 'kubesandbox.wasm.gz', 'kubesandbox.wasm.sha256', 'kubesandbox-docs.json',
   // the CEL engine: loaded by worker.js the first time a CRD validation
   // rule or a ValidatingAdmissionPolicy exists (never on install)
-  'cel.wasm', 'cel.wasm.br', 'cel.wasm.gz', 'cel.wasm.sha256'];
+  'cel-crd.wasm', 'cel-crd.wasm.br', 'cel-crd.wasm.gz', 'cel-crd.wasm.sha256',
+  'cel-policy.wasm', 'cel-policy.wasm.br', 'cel-policy.wasm.gz', 'cel-policy.wasm.sha256'];
 for (const f of RUNTIME) {
   if (!existsSync(join(web, f))) throw new Error(`${join(web, f)} is missing: run make web-dist first`);
   cpSync(join(web, f), join(out, f));

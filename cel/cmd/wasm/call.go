@@ -33,3 +33,26 @@ func warm(e cel.Engine) error {
 	_, err := call(e, "CheckCRD", []byte(warmCRD))
 	return err
 }
+
+// otherPart is the error of a method the other part of the engine serves
+// (cel-crd.wasm and cel-policy.wasm each serve two of the four).
+func otherPart(method string) error {
+	return fmt.Errorf("cel: %s is served by the other part of the engine (web/worker.js routes it there)", method)
+}
+
+// warmPolicy is a ValidatingAdmissionPolicy with a variable and a
+// messageExpression: checking it builds the policy plugin's CEL
+// environments, as warmCRD does for the CRD part.
+const warmPolicy = `{"object": {"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy",
+  "metadata": {"name": "warm"},
+  "spec": {"failurePolicy": "Fail",
+    "matchConstraints": {"resourceRules": [{"apiGroups": ["apps"], "apiVersions": ["v1"], "operations": ["CREATE", "UPDATE"], "resources": ["deployments"]}]},
+    "variables": [{"name": "r", "expression": "object.spec.replicas"}],
+    "validations": [{"expression": "variables.r <= 5", "messageExpression": "'at most 5, not ' + string(variables.r)"}]}}}`
+
+// warmPolicyCheck checks warmPolicy once at start-up (the policy part's
+// warm); its answer is dropped, it must not fail.
+func warmPolicyCheck(e cel.Engine) error {
+	_, err := call(e, "CheckPolicy", []byte(warmPolicy))
+	return err
+}

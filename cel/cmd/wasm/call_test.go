@@ -54,4 +54,16 @@ func TestWarm(t *testing.T) {
 	if err != nil || len(causes) != 0 {
 		t.Fatalf("warmCRD is not a valid CRD with a rule: %v, %v", causes, err)
 	}
+	if err := warmPolicyCheck(engine.New()); err != nil {
+		t.Fatalf("warmPolicyCheck: %v", err)
+	}
+	causes, err = engine.New().CheckPolicy(cel.CheckPolicyRequest{Object: json.RawMessage(warmPolicy[len(`{"object": `) : len(warmPolicy)-1])})
+	if err != nil || len(causes) != 0 {
+		t.Fatalf("warmPolicy is not a valid policy: %v, %v", causes, err)
+	}
+	// a policy with a bad expression has causes: the check above can fail
+	bad := strings.Replace(warmPolicy[len(`{"object": `):len(warmPolicy)-1], "variables.r <= 5", "variables.r <=", 1)
+	if causes, err := engine.New().CheckPolicy(cel.CheckPolicyRequest{Object: json.RawMessage(bad)}); err != nil || len(causes) == 0 {
+		t.Fatalf("a broken warmPolicy passes: %v, %v", causes, err)
+	}
 }

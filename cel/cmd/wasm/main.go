@@ -1,20 +1,26 @@
 //go:build js && wasm
 
-// Command wasm is the CEL engine (cel/engine) for the browser: cel.wasm,
-// loaded by web/worker.js into the SharedWorker that runs the core, the
-// first time the core needs it (a CRD with x-kubernetes-validations, a
-// ValidatingAdmissionPolicy). It installs one synchronous function
+// Command wasm is the CEL engine (cel/engine) for the browser, in two
+// parts: cel-crd.wasm (CRD validation rules, cel/crd: the default build,
+// part_crd.go) and cel-policy.wasm (ValidatingAdmissionPolicies,
+// cel/policy: -tags celpolicy, part_policy.go). web/worker.js loads each
+// into the SharedWorker that runs the core the first time the core calls
+// one of its methods (a CRD with x-kubernetes-validations, a
+// ValidatingAdmissionPolicy), so a page with CRD rules alone never
+// downloads the policy half. Each hands the worker one synchronous
+// function, call(method, request) → [error, response], through
 //
-//	kubesandboxCEL(method, request) → [error, response]
+//	kubesandboxCELReady(call)
 //
+// (the worker's kubesandboxCEL routes each method to its part's call).
 // method names a core/cel.Engine method, request and response are its JSON
 // (core/cel.Dispatch); error is null or a string, response a string or
 // null. E.g.
 //
-//	kubesandboxCEL('CheckCRD', '{"crd": {...}}')  →  [null, '[]']
-//	kubesandboxCEL('Nope', '{}')                  →  ['cel: unknown method "Nope"', null]
+//	call('CheckCRD', '{"crd": {...}}')  →  [null, '[]']
+//	call('Nope', '{}')                  →  ['cel: unknown method "Nope"', null]
 //
-// then calls kubesandboxCELReady(). The core (wasm/cel.go) calls it from
+// The core (wasm/cel.go) calls it from
 // Go through JavaScript while its own goroutine waits: the call must
 // answer before it returns, so the engine never waits on JavaScript
 // (no timers, no promises) — it only computes. A panic in the engine is
@@ -23,14 +29,14 @@ package main
 
 import (
 	"syscall/js"
-
-	"github.com/kubesandbox/kubesandbox/cel/engine"
 )
 
 func main() {
-	e := engine.New()
-	warm(e)
-	js.Global().Set("kubesandboxCEL", js.FuncOf(func(_ js.Value, a []js.Value) any {
+	mark("main")
+	e := newEngine()
+	warmUp(e)
+	mark("warm")
+	fn := js.FuncOf(func(_ js.Value, a []js.Value) any {
 		if len(a) != 2 || a[0].Type() != js.TypeString || a[1].Type() != js.TypeString {
 			return []any{"kubesandboxCEL(method, request): two strings", nil}
 		}
@@ -39,9 +45,17 @@ func main() {
 			return []any{err.Error(), nil}
 		}
 		return []any{nil, string(out)}
-	}))
+	})
 	if ready := js.Global().Get("kubesandboxCELReady"); ready.Type() == js.TypeFunction {
-		ready.Invoke()
+		ready.Invoke(fn)
 	}
 	select {}
+}
+
+// mark tells the worker how far the start-up got (kubesandboxCELMark,
+// its load's phases in stats().cel), when it listens.
+func mark(name string) {
+	if f := js.Global().Get("kubesandboxCELMark"); f.Type() == js.TypeFunction {
+		f.Invoke(name)
+	}
 }
