@@ -122,6 +122,10 @@ func (s *Server) Close() {
 	}
 }
 
+// CEL is the server's CEL engine (nil: none), for the controllers that
+// ask it too (core/controllers: validatingadmissionpolicy-status).
+func (s *Server) CEL() cel.Engine { return s.opts.CEL }
+
 // Store exposes the storage (for persistence and tests).
 func (s *Server) Store() *store.Store { return s.store }
 

@@ -329,6 +329,8 @@ func (m *Manager) reconcile(key string) error {
 		return m.syncService(o)
 	case "/endpoints":
 		return m.endpointsLeftover(o)
+	case "admissionregistration.k8s.io/validatingadmissionpolicies":
+		return m.syncPolicyStatus(o) // vapstatus.go
 	}
 	return nil
 }
