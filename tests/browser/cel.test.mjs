@@ -66,7 +66,7 @@ test('a sandbox without rules never loads cel.wasm; the first engine call loads 
   assert.equal(after.cel.loads, 1);
   assert.ok(after.cel.millis > 0 && after.cel.total > 0, JSON.stringify(after.cel));
   // every method of the contract is served there (answers or its own error, never unknown)
-  for (const m of ['CheckCRD', 'ValidateCustomResource', 'CheckPolicy', 'Admit']) {
+  for (const m of ['CheckCRD', 'ValidateCustomResource', 'CheckPolicy', 'Admit', 'TypeCheck']) {
     const got = await callCEL(page, m, {});
     assert.doesNotMatch(got.error || '', /unknown method|could not be loaded/, `${m}: ${JSON.stringify(got)}`);
   }
