@@ -60,6 +60,7 @@ type Server struct {
 	stopControllers context.CancelFunc
 	openErr         error
 	openapi         openapi.Cache
+	policies        policyCache // admission's policies and bindings (policycache.go)
 
 	fmMu          sync.Mutex
 	fieldManagers map[*resource.Resource]fieldManager
@@ -107,6 +108,7 @@ func New(opts Options) *Server {
 		s.bootstrap()
 	}
 	s.store.OnCommit(s.watchNamespaceContent)
+	s.watchPolicies()
 	if opts.Controllers != nil {
 		ctx, cancel := context.WithCancel(context.Background())
 		s.stopControllers = cancel
