@@ -131,6 +131,12 @@ test('policies that do not compile are refused with kube\'s causes; params by na
   await closeAll(env.browser, [page]);
 });
 
+test('failurePolicy on a param not found and a paramKind nothing serves; Audit leaves no trace, Audit+Warn warns', async () => {
+  const page = await open('cel-vap-failure');
+  await replay(page, 'cel-vap-failure');
+  await closeAll(env.browser, [page]);
+});
+
 test('status.typeChecking as kube-controller-manager writes it, type-checked by cel.wasm', async () => {
   const page = await open('cel-vap-status');
   let statuses = 0;
