@@ -137,10 +137,16 @@ type AdmissionResponse struct {
 	Warnings []string        `json:"warnings,omitempty"`
 }
 
-func init() {
-	serve("CheckPolicy", func(e Engine, r CheckPolicyRequest) ([]Cause, error) { return e.CheckPolicy(r) })
-	serve("Admit", func(e Engine, r AdmissionRequest) (AdmissionResponse, error) { return e.Admit(r) })
-	serve("TypeCheck", func(e Engine, r TypeCheckRequest) ([]ExpressionWarning, error) { return e.TypeCheck(r) })
+func dispatchPolicy(e Engine, method string, req []byte) (any, bool, error) {
+	switch method {
+	case "CheckPolicy":
+		return serve(req, e.CheckPolicy)
+	case "Admit":
+		return serve(req, e.Admit)
+	case "TypeCheck":
+		return serve(req, e.TypeCheck)
+	}
+	return nil, false, nil
 }
 
 func (r remote) CheckPolicy(req CheckPolicyRequest) (out []Cause, err error) {
