@@ -350,7 +350,7 @@ function endAll(message, watchEvent) {
 //
 // The engine of CRD validation rules and ValidatingAdmissionPolicies is Go
 // of its own (cel/cmd/wasm), in two parts: cel-crd.wasm (CheckCRD,
-// ValidateCustomResource) and cel-policy.wasm (CheckPolicy, Admit), each
+// ValidateCustomResource) and cel-policy.wasm (CheckPolicy, Admit, TypeCheck), each
 // run as a Go instance of its own in this worker the first time the core
 // calls one of its methods — a sandbox without rules or policies never
 // downloads either, one with CRD rules alone never the policy half. The
@@ -366,7 +366,7 @@ function endAll(message, watchEvent) {
 
 const CEL_PARTS = {
   crd: { file: 'cel-crd.wasm', methods: ['CheckCRD', 'ValidateCustomResource'] },
-  policy: { file: 'cel-policy.wasm', methods: ['CheckPolicy', 'Admit'] },
+  policy: { file: 'cel-policy.wasm', methods: ['CheckPolicy', 'Admit', 'TypeCheck'] },
 };
 let celURL = null; // tests ('cel-url'): every part loads from here (a failing load)
 const cel = {}; // part → {loading: the load in progress or done (null: not loaded, or failed), call, stats}

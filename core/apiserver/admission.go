@@ -23,7 +23,9 @@ import (
 // request's Namespace — once per request, before the store's write lock.
 //
 // A server without an engine, or a cluster without at least one policy
-// and one binding, never calls the engine (one short store scan).
+// and one binding, never calls the engine; the policies and bindings come
+// from a cache kept by the store's commit hook (policycache.go), so a
+// write reads no list of them.
 //
 //	POST /apis/apps/v1/namespaces/prod/deployments  (replicas: 7)
 //	  → validate → admit: Admit({operation: CREATE, object, policies, bindings, namespaceObject})
@@ -63,8 +65,8 @@ func (s *Server) admissionFor(res *resource.Resource, ns, name, sub, op string, 
 	if s.opts.CEL == nil {
 		return nil
 	}
-	polRes, bindRes := s.reg.lookup(policyGroup, "v1", policyResource), s.reg.lookup(policyGroup, "v1", bindingRes)
-	if polRes == nil || bindRes == nil || s.empty(bindRes) || s.empty(polRes) {
+	snap := s.policySnapshot()
+	if snap == nil || snap.empty() {
 		return nil
 	}
 	req := cel.AdmissionRequest{
@@ -86,32 +88,22 @@ func (s *Server) admissionFor(res *resource.Resource, ns, name, sub, op string, 
 			}
 		}
 	}
-	policies := map[string]object{}
-	for _, kv := range s.listAll(polRes, "") {
-		p, err := jsonx.DecodeObject(kv.Value)
-		if err != nil {
-			continue
-		}
-		p["apiVersion"], p["kind"] = policyGroup+"/v1", "ValidatingAdmissionPolicy"
-		in := cel.PolicyInput{Policy: mustJSON(p)}
-		if pr := s.paramResource(p); pr != nil {
+	req.Policies = make([]cel.PolicyInput, 0, len(snap.policies))
+	for _, p := range snap.policies {
+		in := cel.PolicyInput{Policy: p.json}
+		if pr := s.paramResource(p.obj); pr != nil {
 			in.ParamScope = "Cluster"
 			if pr.Namespaced {
 				in.ParamScope = "Namespaced"
 			}
 		}
-		policies[metaStr(p, "name")] = p
 		req.Policies = append(req.Policies, in)
 	}
-	for _, kv := range s.listAll(bindRes, "") {
-		b, err := jsonx.DecodeObject(kv.Value)
-		if err != nil {
-			continue
-		}
-		b["apiVersion"], b["kind"] = policyGroup+"/v1", "ValidatingAdmissionPolicyBinding"
-		in := cel.BindingInput{Binding: mustJSON(b)}
-		if p := policies[str(child(b, "spec"), "policyName")]; p != nil {
-			in.Params = s.params(p, b, req.Namespace)
+	req.Bindings = make([]cel.BindingInput, 0, len(snap.bindings))
+	for _, b := range snap.bindings {
+		in := cel.BindingInput{Binding: b.json}
+		if p := snap.byName[str(child(b.obj, "spec"), "policyName")]; p != nil {
+			in.Params = s.params(p, b.obj, req.Namespace)
 		}
 		req.Bindings = append(req.Bindings, in)
 	}
@@ -177,12 +169,6 @@ func withTypeMeta(res *resource.Resource, b []byte) json.RawMessage {
 func mustJSON(o object) json.RawMessage {
 	b, _ := jsonx.Marshal(o)
 	return b
-}
-
-// empty reports that no object of res is stored.
-func (s *Server) empty(res *resource.Resource) bool {
-	kvs, _, _, err := s.store.List(storagePrefix(res, ""), "", 0, nil, 1)
-	return err == nil && len(kvs) == 0
 }
 
 func (s *Server) listAll(res *resource.Resource, ns string) []store.KV {

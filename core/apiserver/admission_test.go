@@ -26,6 +26,9 @@ func (f *fakePolicies) ValidateCustomResource(cel.CustomResourceRequest) (cel.Cu
 	return cel.CustomResourceResponse{}, nil
 }
 func (f *fakePolicies) CheckPolicy(cel.CheckPolicyRequest) ([]cel.Cause, error) { return nil, nil }
+func (f *fakePolicies) TypeCheck(cel.TypeCheckRequest) ([]cel.ExpressionWarning, error) {
+	return nil, nil
+}
 func (f *fakePolicies) Admit(r cel.AdmissionRequest) (cel.AdmissionResponse, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

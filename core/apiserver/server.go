@@ -60,6 +60,7 @@ type Server struct {
 	stopControllers context.CancelFunc
 	openErr         error
 	openapi         openapi.Cache
+	policies        policyCache // admission's policies and bindings (policycache.go)
 
 	fmMu          sync.Mutex
 	fieldManagers map[*resource.Resource]fieldManager
@@ -107,6 +108,7 @@ func New(opts Options) *Server {
 		s.bootstrap()
 	}
 	s.store.OnCommit(s.watchNamespaceContent)
+	s.watchPolicies()
 	if opts.Controllers != nil {
 		ctx, cancel := context.WithCancel(context.Background())
 		s.stopControllers = cancel
@@ -121,6 +123,10 @@ func (s *Server) Close() {
 		s.stopControllers()
 	}
 }
+
+// CEL is the server's CEL engine (nil: none), for the controllers that
+// ask it too (core/controllers: validatingadmissionpolicy-status).
+func (s *Server) CEL() cel.Engine { return s.opts.CEL }
 
 // Store exposes the storage (for persistence and tests).
 func (s *Server) Store() *store.Store { return s.store }

@@ -71,23 +71,24 @@ type Transport interface {
 // ErrUnknownMethod answers a call to a method the engine does not have.
 var ErrUnknownMethod = errors.New("cel: unknown method")
 
-// handler decodes a request, calls the engine and encodes its answer.
-type handler func(e Engine, req []byte) (any, error)
-
-// handlers is filled by the files of each half (crd.go, policy.go).
-var handlers = map[string]handler{}
+// dispatchers serve the methods of each half (crd.go, policy.go): ok is
+// false for a method the half does not have. A switch, not a table filled
+// at init: the core's wasm never dispatches, and so links none of it.
+var dispatchers = [...]func(e Engine, method string, req []byte) (resp any, ok bool, err error){dispatchCRD, dispatchPolicy}
 
 // Dispatch serves one Transport call on e: the cel.wasm's side.
 func Dispatch(e Engine, method string, req []byte) ([]byte, error) {
-	h, ok := handlers[method]
-	if !ok {
-		return nil, fmt.Errorf("%w %q", ErrUnknownMethod, method)
+	for _, d := range dispatchers {
+		resp, ok, err := d(e, method, req)
+		if !ok {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(resp)
 	}
-	resp, err := h(e, req)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(resp)
+	return nil, fmt.Errorf("%w %q", ErrUnknownMethod, method)
 }
 
 // remote is an Engine whose methods are Transport calls.
@@ -110,16 +111,14 @@ func (r remote) call(method string, req, resp any) error {
 	return json.Unmarshal(out, resp)
 }
 
-// serve registers the handler of a method whose request is Req and whose
-// answer is Resp.
-func serve[Req, Resp any](method string, f func(e Engine, req Req) (Resp, error)) {
-	handlers[method] = func(e Engine, b []byte) (any, error) {
-		var req Req
-		if err := json.Unmarshal(b, &req); err != nil {
-			return nil, err
-		}
-		return f(e, req)
+// serve decodes req as f's request and calls f.
+func serve[Req, Resp any](req []byte, f func(Req) (Resp, error)) (any, bool, error) {
+	var r Req
+	if err := json.Unmarshal(req, &r); err != nil {
+		return nil, true, err
 	}
+	resp, err := f(r)
+	return resp, true, err
 }
 
 // Errors turns an engine's causes back into the core's field errors,

@@ -14,8 +14,10 @@ type fake struct {
 	causes   []Cause
 	warnings []string
 	adm      AdmissionResponse
-	err      error
-	got      any
+	// typeWarnings answer TypeCheck
+	typeWarnings []ExpressionWarning
+	err          error
+	got          any
 }
 
 func (f *fake) CheckCRD(r CheckCRDRequest) ([]Cause, error) { f.got = r; return f.causes, f.err }
@@ -27,6 +29,10 @@ func (f *fake) CheckPolicy(r CheckPolicyRequest) ([]Cause, error) { f.got = r; r
 func (f *fake) Admit(r AdmissionRequest) (AdmissionResponse, error) {
 	f.got = r
 	return f.adm, f.err
+}
+func (f *fake) TypeCheck(r TypeCheckRequest) ([]ExpressionWarning, error) {
+	f.got = r
+	return f.typeWarnings, f.err
 }
 
 // wire is the browser's transport without the browser: bytes in, bytes
@@ -99,6 +105,17 @@ func TestRemoteDispatchRoundTrip(t *testing.T) {
 		got, err := Remote(&wire{e: f}).Admit(req)
 		if err != nil || !reflect.DeepEqual(got, adm) || !reflect.DeepEqual(f.got, req) {
 			t.Fatalf("Admit = %#v, %v (engine got %#v)", got, err, f.got)
+		}
+	})
+	t.Run("TypeCheck", func(t *testing.T) {
+		ws := []ExpressionWarning{{FieldRef: "spec.validations[0].expression", Warning: "apps/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replicass'\n"}}
+		f := &fake{typeWarnings: ws}
+		req := TypeCheckRequest{Policy: obj,
+			Kinds:   []ResourceKind{{Resource: GVR{Group: "apps", Version: "v1", Resource: "deployments"}, Kind: GVK{Group: "apps", Version: "v1", Kind: "Deployment"}}},
+			Schemas: map[string]json.RawMessage{"apis/apps/v1": json.RawMessage(`{"components":{"schemas":{}}}`)}}
+		got, err := Remote(&wire{e: f}).TypeCheck(req)
+		if err != nil || !reflect.DeepEqual(got, ws) || !reflect.DeepEqual(f.got, req) {
+			t.Fatalf("TypeCheck = %#v, %v (engine got %#v)", got, err, f.got)
 		}
 	})
 	t.Run("ValidateCustomResource warnings", func(t *testing.T) {

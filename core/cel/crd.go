@@ -45,11 +45,14 @@ type CustomResourceResponse struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-func init() {
-	serve("CheckCRD", func(e Engine, r CheckCRDRequest) ([]Cause, error) { return e.CheckCRD(r) })
-	serve("ValidateCustomResource", func(e Engine, r CustomResourceRequest) (CustomResourceResponse, error) {
-		return e.ValidateCustomResource(r)
-	})
+func dispatchCRD(e Engine, method string, req []byte) (any, bool, error) {
+	switch method {
+	case "CheckCRD":
+		return serve(req, e.CheckCRD)
+	case "ValidateCustomResource":
+		return serve(req, e.ValidateCustomResource)
+	}
+	return nil, false, nil
 }
 
 func (r remote) CheckCRD(req CheckCRDRequest) (out []Cause, err error) {

@@ -15,6 +15,43 @@ type Policies interface {
 	CheckPolicy(req CheckPolicyRequest) ([]Cause, error)
 	// Admit evaluates the policies bound to one write.
 	Admit(req AdmissionRequest) (AdmissionResponse, error)
+	// TypeCheck type-checks a policy's expressions against the schemas of
+	// the kinds its matchConstraints name, as kube-controller-manager's
+	// validatingadmissionpolicy-status controller does: the answer is the
+	// policy's status.typeChecking.expressionWarnings (none: empty).
+	TypeCheck(req TypeCheckRequest) ([]ExpressionWarning, error)
+}
+
+// TypeCheckRequest is a policy and what kube-controller-manager's type
+// checker reads through discovery: the RESTMapper (Kinds: every resource
+// served in the group-versions the policy's resourceRules name) and the
+// OpenAPI v3 document of each of them (Schemas, by the path /openapi/v3
+// serves it under: "apis/apps/v1", "api/v1"). A group-version the server
+// does not serve is in neither; its kinds are not checked, as in kube.
+//
+//	{"policy":{...},
+//	 "kinds":[{"resource":{"group":"apps","version":"v1","resource":"deployments"},
+//	           "kind":{"group":"apps","version":"v1","kind":"Deployment"}}],
+//	 "schemas":{"apis/apps/v1":{"openapi":"3.0.0","components":{...}}}}
+type TypeCheckRequest struct {
+	Policy  json.RawMessage            `json:"policy"`
+	Kinds   []ResourceKind             `json:"kinds,omitempty"`
+	Schemas map[string]json.RawMessage `json:"schemas,omitempty"`
+}
+
+// ResourceKind is one mapping of a resource to its kind.
+type ResourceKind struct {
+	Resource GVR `json:"resource"`
+	Kind     GVK `json:"kind"`
+}
+
+// ExpressionWarning is one entry of status.typeChecking.expressionWarnings:
+//
+//	{"fieldRef": "spec.validations[0].expression",
+//	 "warning": "apps/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replicass'\n..."}
+type ExpressionWarning struct {
+	FieldRef string `json:"fieldRef"`
+	Warning  string `json:"warning"`
 }
 
 // CheckPolicyRequest is a policy or binding (JSON) and the stored one.
@@ -100,9 +137,16 @@ type AdmissionResponse struct {
 	Warnings []string        `json:"warnings,omitempty"`
 }
 
-func init() {
-	serve("CheckPolicy", func(e Engine, r CheckPolicyRequest) ([]Cause, error) { return e.CheckPolicy(r) })
-	serve("Admit", func(e Engine, r AdmissionRequest) (AdmissionResponse, error) { return e.Admit(r) })
+func dispatchPolicy(e Engine, method string, req []byte) (any, bool, error) {
+	switch method {
+	case "CheckPolicy":
+		return serve(req, e.CheckPolicy)
+	case "Admit":
+		return serve(req, e.Admit)
+	case "TypeCheck":
+		return serve(req, e.TypeCheck)
+	}
+	return nil, false, nil
 }
 
 func (r remote) CheckPolicy(req CheckPolicyRequest) (out []Cause, err error) {
@@ -112,5 +156,10 @@ func (r remote) CheckPolicy(req CheckPolicyRequest) (out []Cause, err error) {
 
 func (r remote) Admit(req AdmissionRequest) (out AdmissionResponse, err error) {
 	err = r.call("Admit", req, &out)
+	return out, err
+}
+
+func (r remote) TypeCheck(req TypeCheckRequest) (out []ExpressionWarning, err error) {
+	err = r.call("TypeCheck", req, &out)
 	return out, err
 }

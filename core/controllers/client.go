@@ -31,6 +31,7 @@ const (
 	ctJSON      = "application/json"
 	ctMerge     = "application/merge-patch+json"
 	ctStrategic = "application/strategic-merge-patch+json"
+	ctApply     = "application/apply-patch+yaml"
 )
 
 // apiError is a non-2xx answer.

@@ -3,7 +3,8 @@
 // (ownerReferences: background, foreground and orphan deletion), the
 // Deployment, ReplicaSet, StatefulSet, DaemonSet, Job and CronJob
 // controllers, the Endpoints and EndpointSlice controllers, the Event TTL
-// (events_ttl.go), and — unless Options.Nodes is 0 — Nodes, a scheduler
+// (events_ttl.go), ValidatingAdmissionPolicy status (vapstatus.go: type
+// checking by the server's CEL engine), and — unless Options.Nodes is 0 — Nodes, a scheduler
 // and their kubelets (nodes.go, scheduler.go, kubelet.go: Pods are bound,
 // pulled and Running; no container ever runs).
 //
@@ -329,6 +330,8 @@ func (m *Manager) reconcile(key string) error {
 		return m.syncService(o)
 	case "/endpoints":
 		return m.endpointsLeftover(o)
+	case "admissionregistration.k8s.io/validatingadmissionpolicies":
+		return m.syncPolicyStatus(o) // vapstatus.go
 	}
 	return nil
 }

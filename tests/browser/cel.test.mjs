@@ -73,7 +73,7 @@ test('a sandbox without rules never loads the engine; the first call of a part l
   // own error, never unknown, never the other part's), twice: each part
   // loads once
   for (const round of [1, 2]) {
-    for (const m of ['CheckCRD', 'ValidateCustomResource', 'CheckPolicy', 'Admit']) {
+    for (const m of ['CheckCRD', 'ValidateCustomResource', 'CheckPolicy', 'Admit', 'TypeCheck']) {
       const got = await callCEL(page, m, {});
       assert.doesNotMatch(got.error || '', /unknown method|could not be loaded|other part/, `${m}, round ${round}: ${JSON.stringify(got)}`);
     }

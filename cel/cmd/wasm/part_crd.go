@@ -23,6 +23,10 @@ func (crdPart) Admit(cel.AdmissionRequest) (cel.AdmissionResponse, error) {
 	return cel.AdmissionResponse{}, otherPart("Admit")
 }
 
+func (crdPart) TypeCheck(cel.TypeCheckRequest) ([]cel.ExpressionWarning, error) {
+	return nil, otherPart("TypeCheck")
+}
+
 func newEngine() cel.Engine { return crdPart{crd.New()} }
 
 // warmUp checks warmCRD: it builds the CEL environment every CRD shares.

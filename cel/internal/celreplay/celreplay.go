@@ -1,7 +1,9 @@
 // Package celreplay replays the project's cel-* transcripts (recorded from
 // kube-apiserver v1.37.2; core/replay skips them, having no engine) against
 // a fresh server with the CEL engine per transcript, in the recording's
-// shape (no controllers). Every compared step must pass.
+// shape: no controllers, but for the transcripts recorded with
+// kube-controller-manager (KUBE_KCM=1, Recorded). Every compared step must
+// pass.
 package celreplay
 
 import (
@@ -13,8 +15,13 @@ import (
 
 	"github.com/kubesandbox/kubesandbox/cel/engine"
 	"github.com/kubesandbox/kubesandbox/core/apiserver"
+	"github.com/kubesandbox/kubesandbox/core/controllers"
 	"github.com/kubesandbox/kubesandbox/core/replay"
 )
+
+// Recorded are the transcripts recorded from the full control plane
+// (KUBE_KCM=1), replayed with the in-process controllers (no Nodes).
+var Recorded = map[string]bool{"cel-vap-status": true}
 
 // Transcripts is where the recordings are, from a package directory of the
 // cel module (cel/crd, cel/policy).
@@ -40,7 +47,11 @@ func Run(t *testing.T, prefix string, maxWait time.Duration, min int) {
 		}
 		n++
 		t.Run(tr.Scenario, func(t *testing.T) {
-			api := apiserver.New(apiserver.Options{CEL: engine.New()})
+			opts := apiserver.Options{CEL: engine.New()}
+			if Recorded[tr.Scenario] {
+				opts.Controllers = controllers.StarterWith(controllers.Options{Nodes: 0})
+			}
+			api := apiserver.New(opts)
 			defer api.Close()
 			srv := httptest.NewServer(api)
 			defer srv.Close()
