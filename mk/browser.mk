@@ -3,6 +3,7 @@
 # Included from the top-level Makefile.
 #
 #   make wasm            bin/web/kubesandbox.wasm (+ .br, .gz)
+#   make wasm-sizes      where its bytes go: code by package, data by region
 #   make web-dist        bin/web/: wasm + sandbox.js, sw.js (+ sw-cache.js), worker.js, wasm_exec.js
 #   make run ADDR=…      serve playground/ at / and bin/web/ at /web/
 #   make test-browser    Playwright tests in Debian's headless Chromium (node --test)
@@ -35,13 +36,24 @@ WASM_BUILD = GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -ldflags=
 # WASM_PACK=true keeps the linker's layout.
 WASM_PACK ?= node web/tools/wasmpack.mjs
 
-.PHONY: wasm web-dist web-baseline static-server run test-browser bench-browser bench-kubectl browser-deps
+.PHONY: wasm wasm-sizes web-dist web-baseline static-server run test-browser bench-browser bench-kubectl browser-deps
 
 wasm:
 	@mkdir -p $(WEB_DIST)
 	$(WASM_BUILD) -o $(WASM) ./wasm
 	$(WASM_PACK) $(WASM)
 	node web/tools/compress.mjs $(WASM)
+
+# Where the core's wasm bytes go (docs/bench.md "Where the bytes go"): the
+# shipped build's flags without -s -w (the name section names every
+# function), code by package, then the data section by region.
+# WASMSIZE_QUALITY=5 for a faster, rougher ranking.
+wasm-sizes:
+	@mkdir -p $(BIN)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -o $(BIN)/kubesandbox-named.wasm ./wasm
+	node web/tools/wasmsize.mjs $(BIN)/kubesandbox-named.wasm --top 30
+	$(WASM_PACK) $(BIN)/kubesandbox-named.wasm
+	node web/tools/wasmdata.mjs $(BIN)/kubesandbox-named.wasm
 
 web-dist: wasm
 	cp web/sandbox.js web/sw.js web/sw-cache.js web/worker.js $(WEB_DIST)/
