@@ -3,7 +3,7 @@ package apiserver
 import (
 	"context"
 	"fmt"
-	"math/rand"
+	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"time"
@@ -100,7 +100,7 @@ func (q *request) newWatchStream() (*watchStream, error) {
 func (ws *watchStream) timeout() time.Duration {
 	opts := ws.q.s.opts
 	lo, hi := time.Duration(opts.MinWatchSeconds)*time.Second, time.Duration(opts.MaxWatchSeconds)*time.Second
-	t := lo + time.Duration(rand.Int63n(int64(hi-lo)+1))
+	t := lo + time.Duration(rand.Int64N(int64(hi-lo)+1))
 	if ws.opts.timeout > 0 && time.Duration(ws.opts.timeout)*time.Second < t {
 		t = time.Duration(ws.opts.timeout) * time.Second
 	}
