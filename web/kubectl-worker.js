@@ -12,8 +12,9 @@
 // Messages (page ↔ worker):
 //   → {t:'run', id, args: [...], stdin, files: {name: text}, server}
 //   ← {t:'out', id, fd: 1|2, text}        as kubectl writes (a -w streams)
-//   ← {t:'done', id, code, stdout, stderr, millis}
-//   ← {t:'loaded', millis, memoryBytes} once the instance is up; {t:'failed', error}
+//   ← {t:'done', id, code, stdout, stderr, millis, memoryBytes, requests: [path…],
+//      phases: {response, compiled, instantiated, initialized} when this call started the instance}
+//   ← {t:'loaded', millis, memoryBytes, phases} once the instance is up; {t:'failed', error}
 'use strict';
 
 importScripts('kubectl-fs.js', 'wasm_exec.js');
@@ -25,9 +26,21 @@ let exited = null; // {code} once the Go program exited (os.Exit inside kubectl)
 let onExit = null; // the running call's hook for that
 let memory = null;
 let chain = Promise.resolve(); // calls run one at a time
+// measured (tests/browser/bench-kubectl.mjs reports them): the load's
+// phases, ms since it began — response (headers of kubectl.wasm), compiled,
+// instantiated, initialized (Go's runtime and package inits done) — and
+// each call's requests (kubectl's fetch()es: discovery, OpenAPI, the API)
+let phases = {};
+let requests = [];
+const realFetch = self.fetch.bind(self);
+self.fetch = (input, init) => {
+  requests.push(new URL(typeof input === 'string' ? input : input.url, self.location.href).pathname);
+  return realFetch(input, init);
+};
 
 function load() {
   const t0 = performance.now();
+  phases = {};
   instanceReady = (async () => {
     const go = new self.Go();
     go.argv = ['kubectl'];
@@ -41,15 +54,22 @@ function load() {
     };
     const res = await fetch(WASM_URL);
     if (!res.ok) throw new Error(`fetching ${WASM_URL}: HTTP ${res.status}`);
-    const { instance } = await WebAssembly.instantiateStreaming(res, go.importObject);
+    phases.response = performance.now() - t0;
+    const module = await WebAssembly.compileStreaming(res);
+    phases.compiled = performance.now() - t0;
+    const instance = await WebAssembly.instantiate(module, go.importObject);
+    phases.instantiated = performance.now() - t0;
     memory = instance.exports.mem;
     exited = null;
     go.run(instance).then(() => {
       instanceReady = null; // the next call starts a new instance
       if (onExit) onExit(exited ? exited.code : 1);
     });
+    // go.run returns once main blocks (select{}): the runtime and every
+    // package's init have run
+    phases.initialized = performance.now() - t0;
     if (typeof self.kubesandboxKubectl !== 'function') throw new Error('kubectl.wasm did not start');
-    self.postMessage({ t: 'loaded', millis: performance.now() - t0, memoryBytes: memory.buffer.byteLength });
+    self.postMessage({ t: 'loaded', millis: performance.now() - t0, memoryBytes: memory.buffer.byteLength, phases });
   })();
   instanceReady.catch((err) => {
     instanceReady = null;
@@ -62,6 +82,8 @@ async function run(m) {
   const t0 = performance.now();
   const dec = { 1: new TextDecoder(), 2: new TextDecoder() };
   const text = { 1: '', 2: '' };
+  requests = [];
+  const loading = !instanceReady; // this call waits for the load: report its phases
   kfs.begin({
     stdin: m.stdin || '',
     files: m.files || {},
@@ -87,7 +109,7 @@ async function run(m) {
   }
   self.postMessage({
     t: 'done', id: m.id, code, stdout: text[1], stderr: text[2], millis: performance.now() - t0,
-    memoryBytes: memory ? memory.buffer.byteLength : 0,
+    memoryBytes: memory ? memory.buffer.byteLength : 0, requests, phases: loading ? phases : undefined,
   });
 }
 

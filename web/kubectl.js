@@ -31,7 +31,7 @@ export function createKubectl({ server, workerUrl = new URL('kubectl-worker.js',
     info.instances++;
     worker.onmessage = (e) => {
       const m = e.data || {};
-      if (m.t === 'loaded') { info.loadMillis = m.millis; info.memoryBytes = m.memoryBytes; return; }
+      if (m.t === 'loaded') { info.loadMillis = m.millis; info.memoryBytes = m.memoryBytes; info.phases = m.phases; return; }
       const c = calls.get(m.id);
       if (!c) return;
       if (m.t === 'out') {
@@ -40,7 +40,7 @@ export function createKubectl({ server, workerUrl = new URL('kubectl-worker.js',
       } else if (m.t === 'done') {
         calls.delete(m.id);
         info.memoryBytes = m.memoryBytes || info.memoryBytes;
-        c.resolve({ stdout: m.stdout, stderr: m.stderr, code: m.code, millis: m.millis, memoryBytes: m.memoryBytes });
+        c.resolve({ stdout: m.stdout, stderr: m.stderr, code: m.code, millis: m.millis, memoryBytes: m.memoryBytes, requests: m.requests, phases: m.phases });
       }
     };
     worker.onerror = (e) => stop(1, `error: the kubectl worker failed: ${e.message || workerUrl}\n`);
