@@ -10,10 +10,13 @@
 // in-browser core, as it does the page's own.
 //
 // Messages (page ↔ worker):
+//   → {t:'module', module}                 kubectl.wasm compiled by an earlier worker (first, if any)
+//   → {t:'load'}                           start the instance before a command (preload)
 //   → {t:'run', id, args: [...], stdin, files: {name: text}, server}
+//   ← {t:'module', module}                 kubectl.wasm compiled, for the page to keep
 //   ← {t:'out', id, fd: 1|2, text}        as kubectl writes (a -w streams)
 //   ← {t:'done', id, code, stdout, stderr, millis, memoryBytes, requests: [path…],
-//      phases: {response, compiled, instantiated, initialized} when this call started the instance}
+//      phases: {response, compiled, instantiated, initialized}, sinceLoad: the first call after a load}
 //   ← {t:'loaded', millis, memoryBytes, phases} once the instance is up; {t:'failed', error}
 'use strict';
 
@@ -25,6 +28,7 @@ let instanceReady = null; // Promise: Go running and kubesandboxKubectl installe
 let exited = null; // {code} once the Go program exited (os.Exit inside kubectl)
 let onExit = null; // the running call's hook for that
 let memory = null;
+let givenModule = null; // kubectl.wasm compiled by an earlier worker of the page
 let chain = Promise.resolve(); // calls run one at a time
 // measured (tests/browser/bench-kubectl.mjs reports them): the load's
 // phases, ms since it began — response (headers of kubectl.wasm), compiled,
@@ -38,9 +42,14 @@ self.fetch = (input, init) => {
   return realFetch(input, init);
 };
 
+let loadT0 = 0; // when the load began
+let phasesSent = false;
+
 function load() {
   const t0 = performance.now();
+  loadT0 = t0;
   phases = {};
+  phasesSent = false;
   instanceReady = (async () => {
     const go = new self.Go();
     go.argv = ['kubectl'];
@@ -52,10 +61,16 @@ function load() {
       exited = { code };
       wasmExit(sp);
     };
-    const res = await fetch(WASM_URL);
-    if (!res.ok) throw new Error(`fetching ${WASM_URL}: HTTP ${res.status}`);
-    phases.response = performance.now() - t0;
-    const module = await WebAssembly.compileStreaming(res);
+    let module = givenModule;
+    if (!module) {
+      const res = await fetch(WASM_URL);
+      if (!res.ok) throw new Error(`fetching ${WASM_URL}: HTTP ${res.status}`);
+      phases.response = performance.now() - t0;
+      module = await WebAssembly.compileStreaming(res);
+      self.postMessage({ t: 'module', module }); // the page keeps it for the next worker
+    } else {
+      phases.response = 0;
+    }
     phases.compiled = performance.now() - t0;
     const instance = await WebAssembly.instantiate(module, go.importObject);
     phases.instantiated = performance.now() - t0;
@@ -83,7 +98,6 @@ async function run(m) {
   const dec = { 1: new TextDecoder(), 2: new TextDecoder() };
   const text = { 1: '', 2: '' };
   requests = [];
-  const loading = !instanceReady; // this call waits for the load: report its phases
   kfs.begin({
     stdin: m.stdin || '',
     files: m.files || {},
@@ -109,12 +123,17 @@ async function run(m) {
   }
   self.postMessage({
     t: 'done', id: m.id, code, stdout: text[1], stderr: text[2], millis: performance.now() - t0,
-    memoryBytes: memory ? memory.buffer.byteLength : 0, requests, phases: loading ? phases : undefined,
+    memoryBytes: memory ? memory.buffer.byteLength : 0, requests,
+    // the load's phases, with the first call after it (sinceLoad: when
+    // that call arrived, ms after the load began)
+    ...(phasesSent ? {} : { phases, sinceLoad: t0 - loadT0 }),
   });
+  phasesSent = true;
 }
 
 self.onmessage = (e) => {
   const m = e.data || {};
-  if (m.t === 'run') chain = chain.then(() => run(m));
+  if (m.t === 'module') givenModule = m.module;
+  else if (m.t === 'run') chain = chain.then(() => run(m));
   else if (m.t === 'load') (instanceReady || load()).catch(() => {});
 };
