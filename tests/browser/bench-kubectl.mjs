@@ -178,7 +178,7 @@ try {
       await browser.close();
     }
   }
-  table('where the first `kubectl get pods` goes (ms; page: before the kubectl worker saw the call; response … init: the worker\'s load, begun when the tab was shown; waited: the call\'s wait for it; command: the call once kubectl was up — discovery and the request)',
+  table('where the first `kubectl get pods` goes (ms; page: before the kubectl worker took the call — it is busy while Go\'s init runs; response … init: the worker\'s load, begun when the tab was shown; waited: the call\'s wait for it; command: the call once kubectl was up — discovery and the request)',
     ['run', ...PHASES, 'requests'], phaseRows);
   table(`Terminal tab: page ready → first \`kubectl get pods\` output (median of ${VISITS}; target ≤ 3 s first, ≤ 1.5 s revisit)`,
     ['visit', 'median', 'each'], [
