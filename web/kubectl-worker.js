@@ -28,7 +28,7 @@ let instanceReady = null; // Promise: Go running and kubesandboxKubectl installe
 let exited = null; // {code} once the Go program exited (os.Exit inside kubectl)
 let onExit = null; // the running call's hook for that
 let memory = null;
-let givenModule = null; // kubectl.wasm compiled by an earlier worker of the page
+let givenModule = null; // kubectl.wasm compiled (by an earlier worker of the page, or this one)
 let chain = Promise.resolve(); // calls run one at a time
 // measured (tests/browser/bench-kubectl.mjs reports them): the load's
 // phases, ms since it began — response (headers of kubectl.wasm), compiled,
@@ -67,6 +67,7 @@ function load() {
       if (!res.ok) throw new Error(`fetching ${WASM_URL}: HTTP ${res.status}`);
       phases.response = performance.now() - t0;
       module = await WebAssembly.compileStreaming(res);
+      givenModule = module; // an instance that exits (os.Exit) restarts from it
       self.postMessage({ t: 'module', module }); // the page keeps it for the next worker
     } else {
       phases.response = 0;
