@@ -6,8 +6,10 @@
 //   first     the playground's Terminal tab: page ready → the first
 //             `kubectl get pods` output (xterm, kubectl.wasm download and
 //             compile, discovery, the request), on a first visit (a fresh
-//             browser profile) and on a revisit (kubectl.wasm from the
-//             service worker's cache; a new kubectl instance); the tab
+//             browser profile), on the second page (whose kubectl.wasm
+//             the service worker fetches and stores: the first page was
+//             not yet controlled by it) and on a revisit (a third page:
+//             kubectl.wasm from the service worker's cache); the tab
 //             starts kubectl's load when shown, so also the same with
 //             the command entered BENCH_KUBECTL_PAUSE ms (3000) after page
 //             ready, as a user reading the prompt and typing would, timed
@@ -133,6 +135,7 @@ try {
   const first = [];
   const again = [];
   const phaseRows = [];
+  const stored = [];
   const firstPaused = [];
   const againPaused = [];
   for (let v = 0; v < VISITS; v++) {
@@ -141,6 +144,7 @@ try {
       const a = await terminalFirstGet(paused.context, server.url, PAUSE);
       firstPaused.push(a.ms);
       await a.page.close();
+      await (await terminalFirstGet(paused.context, server.url)).page.close(); // the service worker stores kubectl.wasm
       const b = await terminalFirstGet(paused.context, server.url, PAUSE);
       againPaused.push(b.ms);
       await b.page.close();
@@ -153,6 +157,12 @@ try {
       first.push(a.ms);
       phaseRows.push([`${v + 1} first visit`, ...PHASES.map((k) => ms(a.where[k])), a.where.requests]);
       await a.page.close();
+      // the first visit's page is not yet controlled by the service worker:
+      // the second page's kubectl.wasm is the one it fetches and stores
+      const second = await terminalFirstGet(browser.context, server.url);
+      stored.push(second.ms);
+      phaseRows.push([`${v + 1} second page`, ...PHASES.map((k) => ms(second.where[k])), second.where.requests]);
+      await second.page.close();
       const b = await terminalFirstGet(browser.context, server.url);
       again.push(b.ms);
       phaseRows.push([`${v + 1} revisit`, ...PHASES.map((k) => ms(b.where[k])), b.where.requests]);
@@ -183,7 +193,8 @@ try {
   table(`Terminal tab: page ready → first \`kubectl get pods\` output (median of ${VISITS}; target ≤ 3 s first, ≤ 1.5 s revisit)`,
     ['visit', 'median', 'each'], [
       ['first visit (fresh profile)', ms(median(first)), first.map(ms).join(', ')],
-      ['revisit (kubectl.wasm cached by the service worker)', ms(median(again)), again.map(ms).join(', ')],
+      ['second page (the service worker fetches and stores kubectl.wasm)', ms(median(stored)), stored.map(ms).join(', ')],
+      ['revisit (kubectl.wasm from the service worker\'s cache)', ms(median(again)), again.map(ms).join(', ')],
       [`first visit, entered ${PAUSE / 1000} s after page ready`, ms(median(firstPaused)), firstPaused.map(ms).join(', ')],
       [`revisit, entered ${PAUSE / 1000} s after page ready`, ms(median(againPaused)), againPaused.map(ms).join(', ')],
     ]);
