@@ -52,6 +52,11 @@ import (
 	utilcomp "k8s.io/kubectl/pkg/util/completion"
 	"k8s.io/kubectl/pkg/util/i18n"
 	"k8s.io/kubectl/pkg/util/templates"
+
+	// kubectl's default messages from a .mo, before any package init asks
+	// for one (the first i18n.T otherwise zips and parses the .po: 1-2.5 s
+	// of a browser's first command)
+	_ "github.com/kubesandbox/kubesandbox/kubectl/internal/translations"
 )
 
 // NeedRuntime names the kubectl commands that need a container runtime (a

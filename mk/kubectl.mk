@@ -15,8 +15,8 @@ BIN ?= bin
 WEB_DIST ?= $(BIN)/web
 KUBECTL_WASM := $(WEB_DIST)/kubectl.wasm
 KUBECTL_SRC := $(BIN)/kubectl-src
-KUBECTL_INPUTS := kubectl/go.mod kubectl/go.sum $(filter-out %_test.go,$(wildcard kubectl/*.go)) \
-	$(wildcard kubectl/cmd/wasm/*.go kubectl/overlay/*)
+KUBECTL_INPUTS := kubectl/go.mod kubectl/go.sum $(filter-out %_test.go,$(wildcard kubectl/*.go kubectl/internal/*/*.go)) \
+	$(wildcard kubectl/cmd/wasm/*.go kubectl/overlay/* kubectl/internal/*/*.mo)
 KUBECTL_JS := web/kubectl.js web/kubectl-worker.js web/kubectl-fs.js
 # `kubectl version` prints (and parses) these: v1.37.2 as a release build would
 KUBECTL_VERSION_LDFLAGS := $(foreach p,k8s.io/component-base/version k8s.io/client-go/pkg/version,\

@@ -10,10 +10,14 @@
 // in-browser core, as it does the page's own.
 //
 // Messages (page ↔ worker):
+//   → {t:'module', module}                 kubectl.wasm compiled by an earlier worker (first, if any)
+//   → {t:'load'}                           start the instance before a command (preload)
 //   → {t:'run', id, args: [...], stdin, files: {name: text}, server}
+//   ← {t:'module', module}                 kubectl.wasm compiled, for the page to keep
 //   ← {t:'out', id, fd: 1|2, text}        as kubectl writes (a -w streams)
-//   ← {t:'done', id, code, stdout, stderr, millis}
-//   ← {t:'loaded', millis, memoryBytes} once the instance is up; {t:'failed', error}
+//   ← {t:'done', id, code, stdout, stderr, millis, memoryBytes, requests: [path…],
+//      phases: {response, compiled, instantiated, initialized}, sinceLoad: the first call after a load}
+//   ← {t:'loaded', millis, memoryBytes, phases} once the instance is up; {t:'failed', error}
 'use strict';
 
 importScripts('kubectl-fs.js', 'wasm_exec.js');
@@ -24,10 +28,28 @@ let instanceReady = null; // Promise: Go running and kubesandboxKubectl installe
 let exited = null; // {code} once the Go program exited (os.Exit inside kubectl)
 let onExit = null; // the running call's hook for that
 let memory = null;
+let givenModule = null; // kubectl.wasm compiled (by an earlier worker of the page, or this one)
 let chain = Promise.resolve(); // calls run one at a time
+// measured (tests/browser/bench-kubectl.mjs reports them): the load's
+// phases, ms since it began — response (headers of kubectl.wasm), compiled,
+// instantiated, initialized (Go's runtime and package inits done) — and
+// each call's requests (kubectl's fetch()es: discovery, OpenAPI, the API)
+let phases = {};
+let requests = [];
+const realFetch = self.fetch.bind(self);
+self.fetch = (input, init) => {
+  requests.push(new URL(typeof input === 'string' ? input : input.url, self.location.href).pathname);
+  return realFetch(input, init);
+};
+
+let loadT0 = 0; // when the load began
+let phasesSent = false;
 
 function load() {
   const t0 = performance.now();
+  loadT0 = t0;
+  phases = {};
+  phasesSent = false;
   instanceReady = (async () => {
     const go = new self.Go();
     go.argv = ['kubectl'];
@@ -39,17 +61,31 @@ function load() {
       exited = { code };
       wasmExit(sp);
     };
-    const res = await fetch(WASM_URL);
-    if (!res.ok) throw new Error(`fetching ${WASM_URL}: HTTP ${res.status}`);
-    const { instance } = await WebAssembly.instantiateStreaming(res, go.importObject);
+    let module = givenModule;
+    if (!module) {
+      const res = await fetch(WASM_URL);
+      if (!res.ok) throw new Error(`fetching ${WASM_URL}: HTTP ${res.status}`);
+      phases.response = performance.now() - t0;
+      module = await WebAssembly.compileStreaming(res);
+      givenModule = module; // an instance that exits (os.Exit) restarts from it
+      self.postMessage({ t: 'module', module }); // the page keeps it for the next worker
+    } else {
+      phases.response = 0;
+    }
+    phases.compiled = performance.now() - t0;
+    const instance = await WebAssembly.instantiate(module, go.importObject);
+    phases.instantiated = performance.now() - t0;
     memory = instance.exports.mem;
     exited = null;
     go.run(instance).then(() => {
       instanceReady = null; // the next call starts a new instance
       if (onExit) onExit(exited ? exited.code : 1);
     });
+    // go.run returns once main blocks (select{}): the runtime and every
+    // package's init have run
+    phases.initialized = performance.now() - t0;
     if (typeof self.kubesandboxKubectl !== 'function') throw new Error('kubectl.wasm did not start');
-    self.postMessage({ t: 'loaded', millis: performance.now() - t0, memoryBytes: memory.buffer.byteLength });
+    self.postMessage({ t: 'loaded', millis: performance.now() - t0, memoryBytes: memory.buffer.byteLength, phases });
   })();
   instanceReady.catch((err) => {
     instanceReady = null;
@@ -62,6 +98,7 @@ async function run(m) {
   const t0 = performance.now();
   const dec = { 1: new TextDecoder(), 2: new TextDecoder() };
   const text = { 1: '', 2: '' };
+  requests = [];
   kfs.begin({
     stdin: m.stdin || '',
     files: m.files || {},
@@ -87,12 +124,17 @@ async function run(m) {
   }
   self.postMessage({
     t: 'done', id: m.id, code, stdout: text[1], stderr: text[2], millis: performance.now() - t0,
-    memoryBytes: memory ? memory.buffer.byteLength : 0,
+    memoryBytes: memory ? memory.buffer.byteLength : 0, requests,
+    // the load's phases, with the first call after it (sinceLoad: when
+    // that call arrived, ms after the load began)
+    ...(phasesSent ? {} : { phases, sinceLoad: t0 - loadT0 }),
   });
+  phasesSent = true;
 }
 
 self.onmessage = (e) => {
   const m = e.data || {};
-  if (m.t === 'run') chain = chain.then(() => run(m));
+  if (m.t === 'module') givenModule = m.module;
+  else if (m.t === 'run') chain = chain.then(() => run(m));
   else if (m.t === 'load') (instanceReady || load()).catch(() => {});
 };

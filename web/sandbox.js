@@ -12,6 +12,7 @@
 //   for await (const ev of readWatch(await fetch(url))) { … }  // any watch response, read as client-go does
 //   const { stdout, stderr, code } = await ks.kubectl(['get', 'pods', '-o', 'name'], { stdin, files, signal, onOutput });
 //                                     // the real kubectl (wasm, loaded on first use; web/kubectl.js)
+//   ks.preloadKubectl();               // load it now (a terminal is shown), run nothing
 //
 // It registers the service worker (which routes API paths), starts or joins
 // the origin's SharedWorker (which runs the Go core), and hands the service
@@ -466,17 +467,33 @@ export function createSandbox({
   // kubectl runs the real kubectl (web/kubectl.js, loaded on first use)
   // against this sandbox: resolves to {stdout, stderr, code}.
   let kubectlRunner = null;
+  function runner() {
+    kubectlRunner = kubectlRunner || import(new URL('kubectl.js', runtime).href)
+      .then((m) => m.createKubectl({ server: location.origin + base }));
+    return kubectlRunner;
+  }
   async function kubectl(args, opts) {
     await ready;
-    if (!kubectlRunner) {
-      kubectlRunner = import(new URL('kubectl.js', runtime).href)
-        .then((m) => m.createKubectl({ server: location.origin + base }));
-    }
-    return (await kubectlRunner).run(args, opts);
+    return (await runner()).run(args, opts);
+  }
+  // preloadKubectl starts loading kubectl (download, compile, Go's init)
+  // for a UI about to offer it (a terminal shown, a docs example with
+  // kubectl steps scrolled into view). If no command was asked for by the
+  // time it and the API are up, it runs `kubectl get namespaces` unseen:
+  // its discovery fills kubectl's cache, and the code a first command runs
+  // (the command tree, the REST mapping, a table) is compiled by then.
+  // Once per handle; failures are left to the first command.
+  let preloading = null;
+  function preloadKubectl() {
+    preloading = preloading || runner().then(async (k) => {
+      const up = await k.preload();
+      await ready;
+      if (up && k.info.commands === 0) await k.run(['get', 'namespaces']);
+    }).catch(() => {});
   }
 
   return {
-    get ready() { return ready; }, fetch: sandboxFetch, watch, stats, info, base, kubectl,
+    get ready() { return ready; }, fetch: sandboxFetch, watch, stats, info, base, kubectl, preloadKubectl,
     export: exportState, import: importState, reset,
     /** _fault makes every IndexedDB write fail with that DOMException name (tests); null clears. */
     _fault: (name) => control('fault', name || null),

@@ -69,8 +69,8 @@ tablist.addEventListener('keydown', (e) => {
 let ready = false;
 const watchPanel = createWatchPanel($('#panel-watch'));
 const openWatch = (path, query) => { selectTab('watch'); return watchPanel.add(path, query); };
-// the Terminal tab's xterm loads when the tab is first shown, its kubectl on
-// its first command, not with the page
+// the Terminal tab's xterm and its kubectl start loading when the tab is first
+// shown (terminal.js: ks.preloadKubectl), not with the page
 const terminal = createTerminal(ks, { files: readyManifests });
 $('#panel-terminal').append(terminal.el);
 const consolePromise = createConsole($('#panel-console'), { onWatch: openWatch, ready: ks.ready });

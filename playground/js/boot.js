@@ -51,19 +51,27 @@ export function boot() {
   if (sandbox) return sandbox;
   if (window.sandbox && window.sandbox.ready) { sandbox = window.sandbox; return sandbox; }
   let inner = null;
+  let made;
+  const created = new Promise((resolve) => { made = resolve; }); // inner exists (not yet ready)
   const first = sandboxModule().then(({ createSandbox }) => {
     inner = createSandbox({
       ...pageOptions(),
       ...(DIST ? { sandbox: 'docs' } : {}),
       onProgress: (p) => { last = p; for (const l of listeners) l(p); },
     });
+    made(inner);
     const props = Object.getOwnPropertyDescriptors(inner);
     delete props.ready;
     Object.defineProperties(sandbox, props); // keeps getters (worker) live
     return inner.ready;
   });
-  // ready follows the sandbox's own (a reset replaces it).
-  sandbox = { get ready() { return inner ? inner.ready : first; } };
+  // ready follows the sandbox's own (a reset replaces it). preloadKubectl
+  // may be asked for before sandbox.js is loaded (the Terminal tab shown at
+  // start): it is passed on once the sandbox exists.
+  sandbox = {
+    get ready() { return inner ? inner.ready : first; },
+    preloadKubectl() { created.then((s) => s.preloadKubectl && s.preloadKubectl()); },
+  };
   window.sandbox = sandbox;
   return sandbox;
 }

@@ -152,6 +152,16 @@ class KubeExample extends HTMLElement {
       await ks.ready;
       off();
     }
+    // kubectl loads (download, compile, init: seconds) once the example is
+    // in view, so that its first step does not wait for all of it
+    if (ks.preloadKubectl) {
+      const seen = new IntersectionObserver((entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        seen.disconnect();
+        ks.preloadKubectl();
+      });
+      seen.observe(this);
+    }
     this.view = kubectlView(lines, files, ks, { onResult: (r) => this.showResult(r) });
     this.host.append(this.view.el);
     this.showLink('terminal');

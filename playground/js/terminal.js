@@ -1,8 +1,8 @@
 // The playground's Terminal tab: an @xterm/xterm terminal (bundled locally
 // into playground/vendor/xterm.js by `make playground-build`, loaded when
 // the tab is first shown) with a small line editor in front of the real
-// kubectl (ks.kubectl, web/kubectl.js: loaded on the first command), which
-// runs against the page's sandbox.
+// kubectl (ks.kubectl, web/kubectl.js: its load starts when the terminal
+// is first shown, ks.preloadKubectl), which runs against the page's sandbox.
 //
 // Keys: Enter runs; ←/→, Home/End (Ctrl+A/Ctrl+E), Backspace/Delete edit;
 // ↑/↓ walk the history; Ctrl+C stops a running command (`get -w`: the
@@ -308,6 +308,8 @@ export function createTerminal(ks, { files = async () => ({}) } = {}) {
   }
 
   function load() {
+    // shown (or about to run a command): start kubectl's load beside xterm's
+    if (!loading && ks.preloadKubectl) ks.preloadKubectl();
     loading = loading || (async () => {
       const css = h('link', { rel: 'stylesheet', href: new URL('../vendor/xterm.css', import.meta.url).href });
       const cssLoaded = new Promise((resolve) => { css.onload = resolve; css.onerror = resolve; });

@@ -119,7 +119,7 @@ test('kubectl\'s requests go through the service worker, never to the network', 
   assert.deepEqual(leaked, []);
 });
 
-test('a running kubectl get -w streams, and stopping it (Ctrl+C) ends it with 130; the next command runs', async () => {
+test('a running kubectl get -w streams, and stopping it (Ctrl+C) ends it with 130; the next command runs in a new instance of the Module compiled before', async () => {
   const page = await openSandbox(browser.context, server.url, '/fixtures/kubectl.html');
   const r = await page.evaluate(async () => {
     const ks = window.sandbox;
@@ -143,6 +143,10 @@ test('a running kubectl get -w streams, and stopping it (Ctrl+C) ends it with 13
   assert.match(r.watch.stdout, /watched/);
   assert.equal(r.after.code, 0, r.after.stderr);
   assert.equal(r.after.stdout, 'configmap/watched\n');
+  // the new worker was handed the page's Module: it fetched no kubectl.wasm
+  // (phases.response 0) and asked the API only
+  assert.equal(r.after.phases.response, 0, JSON.stringify(r.after.phases));
+  assert.deepEqual(r.after.requests.filter((u) => u.endsWith('.wasm')), []);
 });
 
 test('kubectl get pods -w in the browser prints what the same watch prints natively (stopped once the Pod is seen)', async () => {

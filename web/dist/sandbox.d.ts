@@ -69,6 +69,13 @@ export interface KubectlResult {
   code: number;
   millis?: number;
   memoryBytes?: number;
+  /** the paths kubectl requested during the call (measurement) */
+  requests?: string[];
+  /** the first call after the instance loaded: the load's phases (ms after it
+   *  began: response, compiled, instantiated, initialized) and when the call
+   *  arrived (sinceLoad, ms after it began) */
+  phases?: { response: number; compiled: number; instantiated: number; initialized: number };
+  sinceLoad?: number;
 }
 
 export interface SandboxStats {
@@ -112,6 +119,10 @@ export interface Sandbox {
   /** The real kubectl (v1.37.2, wasm), loaded on first use from runtime + 'kubectl.js'
    *  (the optional kubesandbox-kubectl package). */
   kubectl(args: string[], opts?: KubectlOptions): Promise<KubectlResult>;
+  /** Start loading kubectl (download, compile, init) without running a command,
+   *  e.g. when a terminal is shown; once it and the API are up with no command
+   *  asked for, an unseen `kubectl get namespaces` warms it. */
+  preloadKubectl(): void;
 }
 
 export function createSandbox(opts?: SandboxOptions): Sandbox;
