@@ -30,11 +30,13 @@ cel-wasm: $(CEL_WASM)
 $(WEB_DIST)/cel-crd.wasm: $(CEL_INPUTS)
 	@mkdir -p $(WEB_DIST)
 	cd cel && GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o ../$@ ./cmd/wasm
+	$(WASM_PACK) $@
 	node web/tools/compress.mjs $@ --brotli-quality=9
 
 $(WEB_DIST)/cel-policy.wasm: $(CEL_INPUTS)
 	@mkdir -p $(WEB_DIST)
 	cd cel && GOOS=js GOARCH=wasm $(GO) build -tags celpolicy -trimpath -ldflags='-s -w' -o ../$@ ./cmd/wasm
+	$(WASM_PACK) $@
 	node web/tools/compress.mjs $@ --brotli-quality=9
 
 web-dist: cel-wasm

@@ -35,6 +35,7 @@ $(KUBECTL_WASM): $(KUBECTL_INPUTS)
 	@mkdir -p $(WEB_DIST)
 	cd kubectl && sh overlay/prepare.sh ../$(KUBECTL_SRC)
 	cd kubectl && GOOS=js GOARCH=wasm $(GO) build -mod=mod -modfile=../$(KUBECTL_SRC)/wasm.mod -trimpath -ldflags='-s -w $(KUBECTL_VERSION_LDFLAGS)' -o ../$@ ./cmd/wasm
+	$(WASM_PACK) $@
 	node web/tools/compress.mjs $@ --brotli-quality=9
 
 kubectl-native:
