@@ -38,9 +38,15 @@ WASM_PACK ?= node web/tools/wasmpack.mjs
 
 .PHONY: wasm wasm-sizes web-dist web-baseline static-server run test-browser bench-browser bench-kubectl browser-deps
 
+# The core's wasm builds against structured-merge-diff with one file
+# replaced (wasm/smdlazy: no YAML parsed at package init), through
+# -modfile: go build -overlay may not touch the module cache.
+SMD_SRC := $(BIN)/smd-src
+
 wasm:
 	@mkdir -p $(WEB_DIST)
-	$(WASM_BUILD) -o $(WASM) ./wasm
+	sh wasm/smdlazy/prepare.sh $(SMD_SRC)
+	$(WASM_BUILD) -modfile=$(SMD_SRC)/wasm.mod -o $(WASM) ./wasm
 	$(WASM_PACK) $(WASM)
 	node web/tools/compress.mjs $(WASM)
 

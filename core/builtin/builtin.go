@@ -14,7 +14,6 @@ package builtin
 import (
 	_ "embed"
 	"fmt"
-	"sync"
 
 	"github.com/kubesandbox/kubesandbox/core/resource"
 	"github.com/kubesandbox/kubesandbox/core/schema"
@@ -27,29 +26,24 @@ import (
 //go:embed schemas.json
 var schemasJSON []byte
 
-var (
-	loadOnce sync.Once
-	defs     map[string]*schema.Schema
-	loadErr  error
-)
+// definitions decodes schemasJSON on demand: a definition with what it
+// refers to (a first visit's bootstrap decodes a few dozen of the
+// document's definitions, not all of them).
+var definitions = schema.NewCatalogue(schemasJSON)
 
 // Definitions returns the linked schema graph of every generated
 // definition, keyed by OpenAPI name ("io.k8s.api.core.v1.PodSpec"). The
 // graph is shared: callers must not modify it.
-func Definitions() (map[string]*schema.Schema, error) {
-	loadOnce.Do(func() {
-		defs, loadErr = schema.Load(schemasJSON)
-	})
-	return defs, loadErr
-}
+func Definitions() (map[string]*schema.Schema, error) { return definitions.All() }
 
-// Definition is the schema of one definition, or nil.
+// Definition is the schema of one definition (a node of Definitions'
+// graph), or nil; it decodes only that definition and what it refers to.
 func Definition(name string) *schema.Schema {
-	d, err := Definitions()
+	s, err := definitions.Get(name)
 	if err != nil {
 		return nil
 	}
-	return d[name]
+	return s
 }
 
 // Resources returns a fresh list of the built-in resources, in discovery

@@ -142,6 +142,13 @@ func link(defs map[string]*Schema) (map[string]*Schema, error) {
 		defs = map[string]*Schema{}
 	}
 	l := &linker{defs: defs, final: map[string]*Schema{}}
+	return l.link(defs)
+}
+
+// link resolves the references of defs, definitions newly decoded into
+// l.defs, against l (the definitions linked before, in l.final, and defs);
+// Load links a whole document at once, a Catalogue one closure at a time.
+func (l *linker) link(defs map[string]*Schema) (map[string]*Schema, error) {
 	names := make([]string, 0, len(defs))
 	for n := range defs {
 		names = append(names, n)
@@ -151,6 +158,7 @@ func link(defs map[string]*Schema) (map[string]*Schema, error) {
 	for _, n := range names {
 		if defs[n] == nil {
 			defs[n] = &Schema{}
+			l.defs[n] = defs[n]
 		}
 	}
 	for _, n := range names {

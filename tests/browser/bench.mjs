@@ -13,7 +13,11 @@
 //               idle (the same GET, same page, before it; target ≤ 2×)
 //
 // Run: make bench-browser. BENCH_ROUNDS (3), BENCH_REQUESTS (300) and
-// BENCH_SOAK (20000) scale it.
+// BENCH_SOAK (20000) scale it; BENCH_STARTUP_ONLY=1 stops after start-up
+// (CHROMIUM=/usr/bin/chromium node tests/browser/bench.mjs, after make
+// web-dist web-baseline static-server); BENCH_COMPARE=DIR adds a second
+// build of the core (DIR holds its web-dist, e.g. the commit before a
+// change) to the size and start-up tables, in the same rounds.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { repo, startStatic, launch } from './lib.mjs';
@@ -22,6 +26,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 const N = Number(process.env.BENCH_REQUESTS || 300);
 const SOAK = Number(process.env.BENCH_SOAK || 20000);
 const REPLICAS = Number(process.env.BENCH_REPLICAS || 100);
+const STARTUP_ONLY = Boolean(process.env.BENCH_STARTUP_ONLY);
 const bin = join(repo, process.env.BIN || 'bin');
 const mb = (n) => (n / 1e6).toFixed(2) + ' MB';
 const ms = (n) => (n == null || Number.isNaN(n) ? '–' : n.toFixed(1) + ' ms');
@@ -65,6 +70,7 @@ const variants = {
   baseline: { web: join(bin, 'web-baseline'), what: 'baseline (wasm/cmd/baseline)' },
   core: { web: join(bin, 'web'), what: 'kubesandbox core' },
 };
+if (process.env.BENCH_COMPARE) variants.compare = { web: join(repo, process.env.BENCH_COMPARE), what: `core from ${process.env.BENCH_COMPARE}` };
 
 table('wasm size (Go, -trimpath -ldflags=-s -w; brotli 11 / gzip 9 via Node zlib)',
   ['program', 'raw', 'gzip', 'brotli'],
@@ -85,7 +91,8 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     const browser = await launch();
     try {
-      const order = round % 2 ? ['core', 'baseline'] : ['baseline', 'core'];
+      const names = Object.keys(variants);
+      const order = names.map((_, i) => names[(i + round) % names.length]);
       for (const name of order) {
         const v = variants[name];
         v.first.push(await visit(browser.context, v.server.url));
@@ -110,108 +117,114 @@ try {
       startRow('first visit (empty profile)', c, c.first, b.first),
       startRow('revisit (cached, new SharedWorker)', b, b.again),
       startRow('revisit (cached, new SharedWorker)', c, c.again, b.again),
+      ...(variants.compare ? [
+        startRow('first visit (empty profile)', variants.compare, variants.compare.first, b.first),
+        startRow('revisit (cached, new SharedWorker)', variants.compare, variants.compare.again, b.again),
+      ] : []),
     ]);
 
-  // Latency and memory, one browser for both programs.
-  const browser = await launch();
-  try {
-    const open = async (v) => {
-      const page = await browser.context.newPage();
-      await page.goto(v.server.url + '/fixtures/start.html');
-      await page.evaluate(() => window.started);
-      return page;
-    };
-    const core = await open(c);
-    const base = await open(b);
-    await core.evaluate(async () => {
-      const r = await fetch('/api/v1/namespaces/default/configmaps', {
-        method: 'POST', headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bench' }, data: { k: 'v' } }),
+  if (!STARTUP_ONLY) {
+    // Latency and memory, one browser for both programs.
+    const browser = await launch();
+    try {
+      const open = async (v) => {
+        const page = await browser.context.newPage();
+        await page.goto(v.server.url + '/fixtures/start.html');
+        await page.evaluate(() => window.started);
+        return page;
+      };
+      const core = await open(c);
+      const base = await open(b);
+      await core.evaluate(async () => {
+        const r = await fetch('/api/v1/namespaces/default/configmaps', {
+          method: 'POST', headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bench' }, data: { k: 'v' } }),
+        });
+        if (r.status !== 201 && r.status !== 409) throw new Error('create: ' + r.status);
       });
-      if (r.status !== 201 && r.status !== 409) throw new Error('create: ' + r.status);
-    });
-    const cmURL = '/api/v1/namespaces/default/configmaps/bench';
-    const echo = await browser.context.newPage();
-    await echo.goto(c.server.url + '/fixtures/echo/page.html');
-    await echo.evaluate(() => window.echoReady);
-    const viaJS = await latencies(echo, '/fixtures/echo/version', N);
-    const viaBase = await latencies(base, '/version', N);
-    const viaCore = await latencies(core, '/version', N);
-    const viaCoreCM = await latencies(core, cmURL, N);
-    const viaNet = await latencies(core, '/__static/ping', N);
-    const floor = pct(viaJS, 0.5);
-    const row = (name, xs) => [name, ms(pct(xs, 0.5)), ms(pct(xs, 0.95)), ms(xs.reduce((a, b) => a + b, 0) / xs.length), x(pct(xs, 0.5), floor)];
-    table(`per-request latency, ${N} sequential fetches from a page`,
-      ['path', 'median', 'p95', 'mean', 'median ÷ pure-JS SW'],
-      [
-        row('GET one ConfigMap: page → SW → SharedWorker → Go core', viaCoreCM),
-        row('GET /version: page → SW → SharedWorker → Go core', viaCore),
-        row('GET /version: page → SW → SharedWorker → Go baseline', viaBase),
-        row('GET /version: page → SW answering in pure JS (floor)', viaJS),
-        row('page → SW pass-through → loopback static server', viaNet),
+      const cmURL = '/api/v1/namespaces/default/configmaps/bench';
+      const echo = await browser.context.newPage();
+      await echo.goto(c.server.url + '/fixtures/echo/page.html');
+      await echo.evaluate(() => window.echoReady);
+      const viaJS = await latencies(echo, '/fixtures/echo/version', N);
+      const viaBase = await latencies(base, '/version', N);
+      const viaCore = await latencies(core, '/version', N);
+      const viaCoreCM = await latencies(core, cmURL, N);
+      const viaNet = await latencies(core, '/__static/ping', N);
+      const floor = pct(viaJS, 0.5);
+      const row = (name, xs) => [name, ms(pct(xs, 0.5)), ms(pct(xs, 0.95)), ms(xs.reduce((a, b) => a + b, 0) / xs.length), x(pct(xs, 0.5), floor)];
+      table(`per-request latency, ${N} sequential fetches from a page`,
+        ['path', 'median', 'p95', 'mean', 'median ÷ pure-JS SW'],
+        [
+          row('GET one ConfigMap: page → SW → SharedWorker → Go core', viaCoreCM),
+          row('GET /version: page → SW → SharedWorker → Go core', viaCore),
+          row('GET /version: page → SW → SharedWorker → Go baseline', viaBase),
+          row('GET /version: page → SW answering in pure JS (floor)', viaJS),
+          row('page → SW pass-through → loopback static server', viaNet),
+        ]);
+
+      // Memory soak: GET one object SOAK times; Go's linear memory never
+      // shrinks, so growth here is what a long session would keep.
+      const soak = (n) => core.evaluate(async ({ n, url }) => {
+        for (let i = 0; i < n; i++) {
+          const r = await fetch(url);
+          await r.text();
+          if (r.status !== 200) throw new Error('soak: ' + r.status);
+        }
+        return window.sandbox.stats();
+      }, { n, url: cmURL });
+      const m0 = await core.evaluate(() => window.sandbox.stats());
+      const m1 = await soak(Math.max(0, 1000 - m0.served));
+      const m2 = await soak(Math.max(0, SOAK - m1.served));
+      table('wasm memory (Go linear memory; it never shrinks)', ['after', 'memory', 'requests served', '÷ after 1,000'], [
+        ['start-up + latency runs', mb(m0.memoryBytes), m0.served, x(m0.memoryBytes, m1.memoryBytes)],
+        ['1,000 requests', mb(m1.memoryBytes), m1.served, '1.00×'],
+        [`${SOAK.toLocaleString('en')} requests`, mb(m2.memoryBytes), m2.served, x(m2.memoryBytes, m1.memoryBytes)],
       ]);
 
-    // Memory soak: GET one object SOAK times; Go's linear memory never
-    // shrinks, so growth here is what a long session would keep.
-    const soak = (n) => core.evaluate(async ({ n, url }) => {
-      for (let i = 0; i < n; i++) {
-        const r = await fetch(url);
-        await r.text();
-        if (r.status !== 200) throw new Error('soak: ' + r.status);
-      }
-      return window.sandbox.stats();
-    }, { n, url: cmURL });
-    const m0 = await core.evaluate(() => window.sandbox.stats());
-    const m1 = await soak(Math.max(0, 1000 - m0.served));
-    const m2 = await soak(Math.max(0, SOAK - m1.served));
-    table('wasm memory (Go linear memory; it never shrinks)', ['after', 'memory', 'requests served', '÷ after 1,000'], [
-      ['start-up + latency runs', mb(m0.memoryBytes), m0.served, x(m0.memoryBytes, m1.memoryBytes)],
-      ['1,000 requests', mb(m1.memoryBytes), m1.served, '1.00×'],
-      [`${SOAK.toLocaleString('en')} requests`, mb(m2.memoryBytes), m2.served, x(m2.memoryBytes, m1.memoryBytes)],
-    ]);
-
-    // The controllers at work: a Deployment of REPLICAS until every Pod is
-    // Running (polled every 250 ms), while one loop GETs the ConfigMap.
-    const idle = await latencies(core, cmURL, N);
-    const scale = await core.evaluate(async ({ url, replicas }) => {
-      const post = (path, obj) => fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(obj) });
-      const ns = 'bench-' + Date.now().toString(36);
-      await post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-      const t0 = performance.now();
-      const r = await post(`/apis/apps/v1/namespaces/${ns}/deployments`, {
-        apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'bench' },
-        spec: { replicas, selector: { matchLabels: { app: 'bench' } }, template: { metadata: { labels: { app: 'bench' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } },
-      });
-      if (r.status !== 201) throw new Error('deployment: ' + r.status);
-      let doneAt = 0;
-      const deadline = t0 + 10 * 60 * 1000;
-      const running = (p) => p.status && p.status.phase === 'Running';
-      const poll = (async () => {
-        while (!doneAt && performance.now() < deadline) {
-          const l = await (await fetch(`/api/v1/namespaces/${ns}/pods?labelSelector=app%3Dbench`)).json();
-          if (l.items.filter(running).length === replicas) doneAt = performance.now();
-          else await new Promise((res) => setTimeout(res, 250));
-        }
-      })();
-      const lat = [];
-      const gets = (async () => {
-        while (!doneAt && performance.now() < deadline) {
-          const t = performance.now();
-          await (await fetch(url)).text();
-          lat.push(performance.now() - t);
-        }
-      })();
-      await Promise.all([poll, gets]);
-      return { ms: doneAt ? doneAt - t0 : NaN, lat: lat.sort((a, b) => a - b) };
-    }, { url: cmURL, replicas: REPLICAS });
-    table(`controllers: a ${REPLICAS}-replica Deployment (shared machine: other work runs beside it)`, ['measure', 'value', 'vs idle'], [
-      [`create → all ${REPLICAS} Pods Running`, ms(scale.ms), ''],
-      ['GET one ConfigMap, p99 idle', ms(pct(idle, 0.99)), '1.00×'],
-      [`GET one ConfigMap, p99 while it scales (${scale.lat.length} GETs)`, ms(pct(scale.lat, 0.99)), x(pct(scale.lat, 0.99), pct(idle, 0.99))],
-      ['GET one ConfigMap, median idle / while', `${ms(pct(idle, 0.5))} / ${ms(pct(scale.lat, 0.5))}`, x(pct(scale.lat, 0.5), pct(idle, 0.5))],
-    ]);
-  } finally {
-    await browser.close();
+      // The controllers at work: a Deployment of REPLICAS until every Pod is
+      // Running (polled every 250 ms), while one loop GETs the ConfigMap.
+      const idle = await latencies(core, cmURL, N);
+      const scale = await core.evaluate(async ({ url, replicas }) => {
+        const post = (path, obj) => fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(obj) });
+        const ns = 'bench-' + Date.now().toString(36);
+        await post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+        const t0 = performance.now();
+        const r = await post(`/apis/apps/v1/namespaces/${ns}/deployments`, {
+          apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'bench' },
+          spec: { replicas, selector: { matchLabels: { app: 'bench' } }, template: { metadata: { labels: { app: 'bench' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } },
+        });
+        if (r.status !== 201) throw new Error('deployment: ' + r.status);
+        let doneAt = 0;
+        const deadline = t0 + 10 * 60 * 1000;
+        const running = (p) => p.status && p.status.phase === 'Running';
+        const poll = (async () => {
+          while (!doneAt && performance.now() < deadline) {
+            const l = await (await fetch(`/api/v1/namespaces/${ns}/pods?labelSelector=app%3Dbench`)).json();
+            if (l.items.filter(running).length === replicas) doneAt = performance.now();
+            else await new Promise((res) => setTimeout(res, 250));
+          }
+        })();
+        const lat = [];
+        const gets = (async () => {
+          while (!doneAt && performance.now() < deadline) {
+            const t = performance.now();
+            await (await fetch(url)).text();
+            lat.push(performance.now() - t);
+          }
+        })();
+        await Promise.all([poll, gets]);
+        return { ms: doneAt ? doneAt - t0 : NaN, lat: lat.sort((a, b) => a - b) };
+      }, { url: cmURL, replicas: REPLICAS });
+      table(`controllers: a ${REPLICAS}-replica Deployment (shared machine: other work runs beside it)`, ['measure', 'value', 'vs idle'], [
+        [`create → all ${REPLICAS} Pods Running`, ms(scale.ms), ''],
+        ['GET one ConfigMap, p99 idle', ms(pct(idle, 0.99)), '1.00×'],
+        [`GET one ConfigMap, p99 while it scales (${scale.lat.length} GETs)`, ms(pct(scale.lat, 0.99)), x(pct(scale.lat, 0.99), pct(idle, 0.99))],
+        ['GET one ConfigMap, median idle / while', `${ms(pct(idle, 0.5))} / ${ms(pct(scale.lat, 0.5))}`, x(pct(scale.lat, 0.5), pct(idle, 0.5))],
+      ]);
+    } finally {
+      await browser.close();
+    }
   }
 } finally {
   for (const v of Object.values(variants)) v.server?.stop();

@@ -1,0 +1,15 @@
+// Package smdlazy holds the browser build's replacement of one file of
+// sigs.k8s.io/structured-merge-diff/v4, typed/parser.go (parser.go.in),
+// and the script that builds the wasm against it (prepare.sh, run by
+// `make wasm`). Upstream parses two YAML schemas into package variables at
+// init; under WebAssembly that was the core's largest package init (the
+// YAML decoder compiled and run before main), so the copy parses the
+// schema-of-schemas on first use (only typed.NewParser needs it, and the
+// core never calls it) and writes the deduced schema as Go. The native
+// build (make serve, tests) uses upstream unchanged.
+//
+// smdlazy_test.go keeps the copy honest: parser.go.in must equal
+// upstream's file with exactly the hunks listed there applied, and
+// upstream's own tests of the typed package (plus one comparing the Go
+// schema with upstream's YAML) pass on the patched copy.
+package smdlazy

@@ -1,0 +1,28 @@
+#!/bin/sh
+# prepare.sh OUT: the browser build's view of structured-merge-diff, made at
+# build time (issue #16; the pattern of kubectl/overlay/prepare.sh).
+#
+# Upstream's typed/parser.go parses two YAML schemas into package variables
+# at init (ssParser, DeducedParseableType): under wasm that is the largest
+# package init of the core (goyaml's decoder compiled and run before main).
+# `go build -overlay` may not replace files under GOMODCACHE, so this copies
+# the module out of the module cache into OUT/structured-merge-diff, puts
+# parser.go.in (upstream's file with the two variables made cheap: the
+# schema-of-schemas parsed on first use, the deduced schema written as Go;
+# smdlazy_test.go checks that nothing else differs and runs upstream's tests
+# of the package on the copy) in place of typed/parser.go, and writes
+# OUT/wasm.mod (+ wasm.sum): the root module's go.mod with a replace
+# directive to the copy. Then, from the root module:
+#   GOOS=js GOARCH=wasm go build -modfile=OUT/wasm.mod …
+set -e
+out=$(mkdir -p "$1" && cd "$1" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$(go env GOMOD)")
+smd=$(cd "$root" && go list -m -f '{{.Dir}}' sigs.k8s.io/structured-merge-diff/v4)
+rm -rf "$out/structured-merge-diff"
+cp -R "$smd" "$out/structured-merge-diff"
+chmod -R u+w "$out/structured-merge-diff"
+cp "$here/parser.go.in" "$out/structured-merge-diff/typed/parser.go"
+cp "$root/go.mod" "$out/wasm.mod"
+cp "$root/go.sum" "$out/wasm.sum"
+printf '\nreplace sigs.k8s.io/structured-merge-diff/v4 => %s\n' "$out/structured-merge-diff" >> "$out/wasm.mod"

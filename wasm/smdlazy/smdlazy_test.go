@@ -1,0 +1,184 @@
+package smdlazy
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// hunks are the only changes parser.go.in makes to upstream's
+// typed/parser.go (v4.7.0): each upstream text occurs exactly once and is
+// replaced by ours.
+var hunks = []struct{ name, upstream, ours string }{
+	{"import sync", "import (\n\t\"fmt\"\n", "import (\n\t\"fmt\"\n\t\"sync\"\n"},
+	{"ssParser on first use",
+		"var ssParser = createOrDie(YAMLObject(schema.SchemaSchemaYAML))\n",
+		`// kubesandbox (wasm/smdlazy): parsed on first use, not at package init.
+var (
+	ssParserOnce sync.Once
+	ssParserP    *Parser
+)
+
+func ssParser() *Parser {
+	ssParserOnce.Do(func() { ssParserP = createOrDie(YAMLObject(schema.SchemaSchemaYAML)) })
+	return ssParserP
+}
+`},
+	{"NewParser calls ssParser()",
+		"\t_, err := ssParser.Type(\"schema\").FromYAML(schema)",
+		"\t_, err := ssParser().Type(\"schema\").FromYAML(schema)"},
+	{"DeducedParseableType in Go", "var DeducedParseableType ParseableType = createOrDie(YAMLObject(`" + deducedYAML + "`)).Type(\"__untyped_deduced_\")\n",
+		`// kubesandbox (wasm/smdlazy): upstream's YAML, written as Go so that
+// package init parses no YAML.
+var DeducedParseableType ParseableType = (&Parser{Schema: schema.Schema{Types: []schema.TypeDef{
+	deducedTypeDef("__untyped_atomic_", "__untyped_atomic_", schema.Atomic),
+	deducedTypeDef("__untyped_deduced_", "__untyped_deduced_", schema.Separable),
+}}}).Type("__untyped_deduced_")
+
+// deducedTypeDef is one type of DeducedParseableType's schema: an untyped
+// scalar, an atomic list of __untyped_atomic_, and a map of mapElem with
+// relationship mapRel.
+func deducedTypeDef(name, mapElem string, mapRel schema.ElementRelationship) schema.TypeDef {
+	untyped, atomic := schema.Untyped, "__untyped_atomic_"
+	return schema.TypeDef{Name: name, Atom: schema.Atom{
+		Scalar: &untyped,
+		List:   &schema.List{ElementType: schema.TypeRef{NamedType: &atomic}, ElementRelationship: schema.Atomic},
+		Map:    &schema.Map{ElementType: schema.TypeRef{NamedType: &mapElem}, ElementRelationship: mapRel},
+	}}
+}
+`},
+}
+
+// deducedYAML is upstream's schema of DeducedParseableType.
+const deducedYAML = `types:
+- name: __untyped_atomic_
+  scalar: untyped
+  list:
+    elementType:
+      namedType: __untyped_atomic_
+    elementRelationship: atomic
+  map:
+    elementType:
+      namedType: __untyped_atomic_
+    elementRelationship: atomic
+- name: __untyped_deduced_
+  scalar: untyped
+  list:
+    elementType:
+      namedType: __untyped_atomic_
+    elementRelationship: atomic
+  map:
+    elementType:
+      namedType: __untyped_deduced_
+    elementRelationship: separable
+`
+
+// upstreamDir is the module cache's copy of the version go.mod requires.
+func upstreamDir(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "sigs.k8s.io/structured-merge-diff/v4").Output()
+	if err != nil {
+		t.Fatalf("go list -m: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func TestParserIsUpstreamWithTheListedHunks(t *testing.T) {
+	up, err := os.ReadFile(filepath.Join(upstreamDir(t), "typed", "parser.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, err := os.ReadFile("parser.go.in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(up)
+	for _, h := range hunks {
+		t.Run(h.name, func(t *testing.T) {
+			if n := strings.Count(got, h.upstream); n != 1 {
+				t.Fatalf("upstream text occurs %d times, want 1:\n%s", n, h.upstream)
+			}
+			if !strings.Contains(string(ours), h.ours) {
+				t.Fatalf("parser.go.in lacks the replacement:\n%s", h.ours)
+			}
+			got = strings.Replace(got, h.upstream, h.ours, 1)
+		})
+	}
+	if got != string(ours) {
+		t.Errorf("parser.go.in differs from upstream beyond the listed hunks; upstream with the hunks applied:\n%s", got)
+	}
+}
+
+// deducedTest is added to the patched copy's typed package: the Go schema
+// is upstream's YAML (compared through goyaml, which ignores the caches'
+// unexported fields), and the lazily parsed schema-of-schemas still
+// validates (NewParser) and rejects.
+const deducedTest = `package typed
+
+import (
+	"testing"
+
+	yaml "sigs.k8s.io/yaml/goyaml.v2"
+)
+
+func TestKubesandboxDeducedSchemaIsUpstreamYAML(t *testing.T) {
+	want, err := create(YAMLObject(KUBESANDBOX_YAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := yaml.Marshal(want.Schema.Types)
+	g, _ := yaml.Marshal(DeducedParseableType.Schema.Types)
+	if string(w) != string(g) {
+		t.Errorf("deduced schema:\n%s\nupstream:\n%s", g, w)
+	}
+	if name := *DeducedParseableType.TypeRef.NamedType; name != "__untyped_deduced_" {
+		t.Errorf("type %q", name)
+	}
+}
+
+func TestKubesandboxNewParserValidates(t *testing.T) {
+	for _, tc := range []struct {
+		name, schema string
+		ok           bool
+	}{
+		{"valid", "types:\n- name: a\n  scalar: string\n", true},
+		{"invalid", "types:\n- name: a\n  bogus: 1\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewParser(YAMLObject(tc.schema))
+			if (err == nil) != tc.ok {
+				t.Errorf("NewParser: %v, want ok=%v", err, tc.ok)
+			}
+		})
+	}
+}
+`
+
+// TestUpstreamTestsPassOnTheCopy runs upstream's tests of the typed
+// package (and deducedTest) on the copy prepare.sh makes, natively.
+func TestUpstreamTestsPassOnTheCopy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and tests the patched copy")
+	}
+	out := t.TempDir()
+	if b, err := exec.Command("sh", "prepare.sh", out).CombinedOutput(); err != nil {
+		t.Fatalf("prepare.sh: %v\n%s", err, b)
+	}
+	src := strings.Replace(deducedTest, "KUBESANDBOX_YAML", "`"+deducedYAML+"`", 1)
+	if err := os.WriteFile(filepath.Join(out, "structured-merge-diff", "typed", "kubesandbox_test.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-modfile="+filepath.Join(out, "wasm.mod"),
+		"sigs.k8s.io/structured-merge-diff/v4/typed", "-run", ".", "-v")
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test on the copy: %v\n%s", err, b)
+	}
+	for _, name := range []string{"TestKubesandboxDeducedSchemaIsUpstreamYAML", "TestKubesandboxNewParserValidates/invalid"} {
+		if !strings.Contains(string(b), "--- PASS: "+name) {
+			t.Errorf("%s did not run:\n%s", name, b)
+		}
+	}
+}
