@@ -18,7 +18,10 @@ set -e
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$(go env GOMOD)")
+# a cold module cache (a fresh CI machine) has no copy yet: list prints ""
+(cd "$root" && go mod download sigs.k8s.io/structured-merge-diff/v4)
 smd=$(cd "$root" && go list -m -f '{{.Dir}}' sigs.k8s.io/structured-merge-diff/v4)
+test -n "$smd" || { echo "prepare.sh: structured-merge-diff not in the module cache" >&2; exit 1; }
 rm -rf "$out/structured-merge-diff"
 cp -R "$smd" "$out/structured-merge-diff"
 chmod -R u+w "$out/structured-merge-diff"
