@@ -16,58 +16,18 @@
 // --strings N lists the N longest runs of printable bytes of .rodata and
 // noptrdata (embedded JSON, message tables, …).
 import { readFileSync } from 'node:fs';
-import { brotliCompressSync, constants } from 'node:zlib';
+import { brotliSize as brotli, cli, dataSegments, memoryImage, sections } from './wasmbin.mjs';
 
-const args = process.argv.slice(2);
-const file = args.find((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--')));
-if (!file) {
-  console.error('usage: wasmdata.mjs FILE.wasm [--strings N]');
-  process.exit(2);
-}
-const opt = (name, dflt) => {
-  const i = args.indexOf('--' + name);
-  return i >= 0 ? args[i + 1] : dflt;
-};
+const { file, opt } = cli('usage: wasmdata.mjs FILE.wasm [--strings N]');
 const nstrings = Number(opt('strings', 0));
 const buf = readFileSync(file);
 
-function readU32(pos) {
-  let result = 0, shift = 0, b;
-  do {
-    b = buf[pos++];
-    result += (b & 0x7f) * 2 ** shift;
-    shift += 7;
-  } while (b & 0x80);
-  return [result, pos];
-}
-
 // The data section: active segments of memory 0, each `i32.const ADDR end`.
-let dataSec = null;
-for (let pos = 8; pos < buf.length;) {
-  const id = buf[pos];
-  const [size, p] = readU32(pos + 1);
-  if (id === 11) dataSec = { start: p, end: p + size };
-  pos = p + size;
-}
+const dataSec = sections(buf).find((s) => s.id === 11);
 if (!dataSec) { console.error(`${file} has no data section`); process.exit(1); }
-const segs = [];
-{
-  let [n, p] = readU32(dataSec.start);
-  for (let i = 0; i < n; i++) {
-    let flags; [flags, p] = readU32(p);
-    if (flags !== 0 || buf[p] !== 0x41) throw new Error('unexpected data segment form');
-    // i32.const is a signed LEB128; Go's addresses are small and positive.
-    let addr; [addr, p] = readU32(p + 1);
-    if (buf[p++] !== 0x0b) throw new Error('unexpected segment offset expression');
-    let len; [len, p] = readU32(p);
-    segs.push({ addr, bytes: buf.subarray(p, p + len) });
-    p += len;
-  }
-}
-const lo = segs[0].addr;
-const hi = segs.reduce((m, s) => Math.max(m, s.addr + s.bytes.length), 0);
-const mem = Buffer.alloc(hi - lo);
-for (const s of segs) s.bytes.copy(mem, s.addr - lo);
+const { segs, why } = dataSegments(buf, dataSec);
+if (!segs) throw new Error('unexpected data segment form: ' + why);
+const { lo, hi, mem } = memoryImage(segs);
 const u64 = (a) => Number(mem.readBigUInt64LE(a - lo));
 
 // pcHeader: magic 0xfffffff1 (go1.20+), pad, pad, minLC 1, ptrSize 8.
@@ -93,12 +53,6 @@ const M = {
 };
 
 if (process.env.WASMDATA_DEBUG) console.log({ lo, hi, pch, md, ...M });
-const QUALITY = Number(process.env.WASMSIZE_QUALITY || 11);
-const brotli = (b) => b.length === 0 ? 0 : brotliCompressSync(b, { params: {
-  [constants.BROTLI_PARAM_QUALITY]: QUALITY,
-  [constants.BROTLI_PARAM_LGWIN]: 24,
-  [constants.BROTLI_PARAM_SIZE_HINT]: b.length,
-} }).length;
 const kb = (n) => (n / 1e3).toFixed(1);
 const slice = (a, b) => mem.subarray(Math.max(a, lo) - lo, Math.min(b, hi) - lo);
 
@@ -137,8 +91,8 @@ for (let i = 0; i < mem.length;) {
 const restBuf = Buffer.concat(rest);
 rows.push({ name: 'other (gaps, unlisted sections)', raw: restBuf.length, br: brotli(restBuf) });
 
-console.log(`${file}: data section ${kb(dataSec.end - dataSec.start)} KB raw in ${segs.length} segments, ` +
-  `${kb(brotli(buf.subarray(dataSec.start, dataSec.end)))} KB brotli; memory image ${kb(mem.length)} KB`);
+console.log(`${file}: data section ${kb(dataSec.end - dataSec.body)} KB raw in ${segs.length} segments, ` +
+  `${kb(brotli(buf.subarray(dataSec.body, dataSec.end)))} KB brotli; memory image ${kb(mem.length)} KB`);
 console.log('');
 console.log('| region | raw KB | brotli KB (alone) |');
 console.log('| --- | ---: | ---: |');

@@ -21,108 +21,11 @@
 // again and its memory image compared with the input's before the file is
 // written. A wasm that is already packed is left as it is.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { cli, dataSegments as segments, encSleb, encUleb, memoryImage as image, sections } from './wasmbin.mjs';
 
-const args = process.argv.slice(2);
-const file = args.find((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--')));
-const opt = (name, dflt) => {
-  const i = args.indexOf('--' + name);
-  return i >= 0 ? args[i + 1] : dflt;
-};
-if (!file) {
-  console.error('usage: wasmpack.mjs FILE.wasm [--out OUT.wasm] [--min-gap BYTES]');
-  process.exit(2);
-}
+const { file, opt } = cli('usage: wasmpack.mjs FILE.wasm [--out OUT.wasm] [--min-gap BYTES]');
 const out = opt('out', file);
 const minGap = Number(opt('min-gap', 65536));
-
-function uleb(buf, pos) {
-  let result = 0, shift = 0, b;
-  do {
-    b = buf[pos++];
-    result += (b & 0x7f) * 2 ** shift;
-    shift += 7;
-  } while (b & 0x80);
-  return [result, pos];
-}
-function sleb(buf, pos) {
-  let result = 0, shift = 0, b;
-  do {
-    b = buf[pos++];
-    result += (b & 0x7f) * 2 ** shift;
-    shift += 7;
-  } while (b & 0x80);
-  if (b & 0x40) result -= 2 ** shift;
-  return [result, pos];
-}
-function encUleb(n) {
-  const bytes = [];
-  do {
-    let b = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) b |= 0x80;
-    bytes.push(b);
-  } while (n > 0);
-  return Buffer.from(bytes);
-}
-function encSleb(n) {
-  const bytes = [];
-  for (;;) {
-    const b = n & 0x7f;
-    n >>= 7; // offsets are i32
-    if ((n === 0 && !(b & 0x40)) || (n === -1 && (b & 0x40))) { bytes.push(b); break; }
-    bytes.push(b | 0x80);
-  }
-  return Buffer.from(bytes);
-}
-
-// sections of a module: [{id, start (of the id byte), body, end}]
-function sections(buf) {
-  if (buf.readUInt32LE(0) !== 0x6d736100 || buf.readUInt32LE(4) !== 1) throw new Error('not a wasm module (version 1)');
-  const secs = [];
-  for (let pos = 8; pos < buf.length;) {
-    const [size, body] = uleb(buf, pos + 1);
-    secs.push({ id: buf[pos], start: pos, body, end: body + size });
-    pos = body + size;
-  }
-  return secs;
-}
-
-// segments of a data section, or a reason why they are not plain
-// active segments of memory 0 at i32.const offsets.
-function segments(buf, sec) {
-  let [n, p] = uleb(buf, sec.body);
-  const segs = [];
-  for (let i = 0; i < n; i++) {
-    let flags;
-    [flags, p] = uleb(buf, p);
-    if (flags !== 0) return { why: `segment ${i} has flags ${flags} (not active in memory 0)` };
-    if (buf[p] !== 0x41) return { why: `segment ${i}: offset is not an i32.const` };
-    let addr;
-    [addr, p] = sleb(buf, p + 1);
-    if (buf[p++] !== 0x0b) return { why: `segment ${i}: offset expression is not one constant` };
-    let len;
-    [len, p] = uleb(buf, p);
-    segs.push({ addr, bytes: buf.subarray(p, p + len) });
-    p += len;
-  }
-  if (p !== sec.end) return { why: 'data section has trailing bytes' };
-  return { segs };
-}
-
-function image(segs) {
-  const lo = Math.min(...segs.map((s) => s.addr));
-  const hi = Math.max(...segs.map((s) => s.addr + s.bytes.length));
-  const mem = Buffer.alloc(hi - lo);
-  const written = new Uint8Array(hi - lo);
-  for (const s of segs) {
-    for (let i = 0; i < s.bytes.length; i++) {
-      if (written[s.addr - lo + i]) throw new Error(`segments overlap at ${s.addr + i}`);
-    }
-    written.fill(1, s.addr - lo, s.addr - lo + s.bytes.length);
-    s.bytes.copy(mem, s.addr - lo);
-  }
-  return { lo, mem };
-}
 
 const buf = readFileSync(file);
 const secs = sections(buf);

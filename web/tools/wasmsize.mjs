@@ -20,57 +20,27 @@
 // --group module folds packages into modules (std, github.com/x/y, ...).
 // --funcs N prints the N biggest functions too.
 import { readFileSync } from 'node:fs';
-import { brotliCompressSync, constants } from 'node:zlib';
 import { spawnSync } from 'node:child_process';
+import { brotliSize as brotli, cli, readName as nameAt, sections as sectionsOf, uleb } from './wasmbin.mjs';
 
-const args = process.argv.slice(2);
-const file = args.find((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--')));
-if (!file) {
-  console.error('usage: wasmsize.mjs FILE.wasm [--top N] [--funcs N] [--group package|module]');
-  process.exit(2);
-}
-const opt = (name, dflt) => {
-  const i = args.indexOf('--' + name);
-  return i >= 0 ? args[i + 1] : dflt;
-};
+const { file, opt } = cli('usage: wasmsize.mjs FILE.wasm [--top N] [--funcs N] [--group package|module]');
 const top = Number(opt('top', 15));
 const nfuncs = Number(opt('funcs', 0));
 const group = opt('group', 'package');
 
 const buf = readFileSync(file);
+const readU32 = (pos) => uleb(buf, pos);
+const readName = (pos) => nameAt(buf, pos);
 
-// readU32 decodes an unsigned LEB128 at pos; returns [value, next pos].
-function readU32(pos) {
-  let result = 0, shift = 0, b;
-  do {
-    b = buf[pos++];
-    result += (b & 0x7f) * 2 ** shift;
-    shift += 7;
-  } while (b & 0x80);
-  return [result, pos];
-}
-function readName(pos) {
-  const [len, p] = readU32(pos);
-  return [buf.toString('utf8', p, p + len), p + len];
-}
-
-// Sections: [{id, name (custom only), start, end}] with start/end of the payload.
-const sections = [];
-for (let pos = 8; pos < buf.length;) {
-  const id = buf[pos];
-  const [size, p] = readU32(pos + 1);
-  const s = { id, start: p, end: p + size, name: '' };
-  if (id === 0) s.name = readName(p)[0];
-  sections.push(s);
-  pos = p + size;
-}
+// Sections: [{id, name (custom only), body, end}] with body/end of the payload.
+const sections = sectionsOf(buf);
 const sec = (id, name) => sections.find((s) => s.id === id && (id !== 0 || s.name === name));
 
 // Imported functions take the first function indices.
 let nimports = 0;
 const imp = sec(2);
 if (imp) {
-  let [n, p] = readU32(imp.start);
+  let [n, p] = readU32(imp.body);
   for (let i = 0; i < n; i++) {
     [, p] = readName(p); // module
     [, p] = readName(p); // field
@@ -89,7 +59,7 @@ if (!nameSec) {
   console.error(`${file} has no "name" section: build it without -ldflags='-s -w'`);
   process.exit(1);
 }
-for (let p = readName(nameSec.start)[1]; p < nameSec.end;) {
+for (let p = readName(nameSec.body)[1]; p < nameSec.end;) {
   const sub = buf[p];
   const [size, q] = readU32(p + 1);
   if (sub === 1) {
@@ -137,7 +107,7 @@ const code = sec(10);
 const byKey = new Map();
 const funcs = [];
 {
-  let [n, p] = readU32(code.start);
+  let [n, p] = readU32(code.body);
   for (let i = 0; i < n; i++) {
     const [size, body] = readU32(p);
     const name = names.get(nimports + i) || `func[${nimports + i}]`;
@@ -152,23 +122,17 @@ const funcs = [];
   }
 }
 
-// WASMSIZE_QUALITY=5: a faster, rougher ranking (quality 11 on a 100 MB
-// wasm takes many CPU minutes)
-const QUALITY = Number(process.env.WASMSIZE_QUALITY || 11);
-const brotli = (b) => brotliCompressSync(b, { params: {
-  [constants.BROTLI_PARAM_QUALITY]: QUALITY,
-  [constants.BROTLI_PARAM_LGWIN]: 24,
-  [constants.BROTLI_PARAM_SIZE_HINT]: b.length,
-} }).length;
+// brotli: WASMSIZE_QUALITY=5 for a faster, rougher ranking (quality 11
+// on a 100 MB wasm takes many CPU minutes)
 const kb = (n) => (n / 1e3).toFixed(1).padStart(9);
 const pct = (n, d) => ((100 * n) / d).toFixed(1).padStart(5) + '%';
 
 const total = buf.length;
-const codeRaw = code.end - code.start;
+const codeRaw = code.end - code.body;
 const data = sec(11);
-const dataRaw = data ? data.end - data.start : 0;
-const codeBr = brotli(buf.subarray(code.start, code.end));
-const dataBr = data ? brotli(buf.subarray(data.start, data.end)) : 0;
+const dataRaw = data ? data.end - data.body : 0;
+const codeBr = brotli(buf.subarray(code.body, code.end));
+const dataBr = data ? brotli(buf.subarray(data.body, data.end)) : 0;
 
 console.log(`${file}: ${kb(total).trim()} KB raw (with its name section; -s -w drops it)`);
 console.log(`  code section ${kb(codeRaw).trim()} KB raw, ${kb(codeBr).trim()} KB brotli; data section ${kb(dataRaw).trim()} KB raw, ${kb(dataBr).trim()} KB brotli; ${funcs.length} functions`);
