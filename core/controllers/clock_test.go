@@ -1,7 +1,6 @@
 package controllers_test
 
 import (
-	"context"
 	"sync"
 	"testing"
 	"time"
@@ -35,19 +34,8 @@ func (c *fakeClock) set(t time.Time) {
 func startAt(t *testing.T, t0 time.Time, opts controllers.Options) (*env, *fakeClock) {
 	t.Helper()
 	clk := &fakeClock{now: t0}
-	srv := apiserver.New(apiserver.Options{Now: clk.Now})
-	ctx, cancel := context.WithCancel(context.Background())
-	opts.Now, opts.Logf, opts.Instant = clk.Now, t.Logf, true
-	mgr := controllers.Start(ctx, srv, srv.Store(), opts)
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-mgr.Done():
-		case <-time.After(liveness):
-			t.Error("controllers did not stop")
-		}
-	})
-	return &env{t: t, srv: srv, mgr: mgr}, clk
+	opts.Now = clk.Now
+	return startWith(t, apiserver.Options{Now: clk.Now}, opts), clk
 }
 
 // advance moves the clock to t, fires the timers due by then and waits

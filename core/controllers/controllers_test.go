@@ -28,9 +28,17 @@ func start(t *testing.T) *env { return startNodes(t, 1) }
 // startNodes runs the controllers with that many simulated Nodes.
 func startNodes(t *testing.T, nodes int) *env {
 	t.Helper()
-	srv := apiserver.New(apiserver.Options{})
+	return startWith(t, apiserver.Options{}, controllers.Options{Nodes: nodes})
+}
+
+// startWith runs a server with sopts and the controllers with copts
+// (Logf and Instant set here), stopped when the test ends.
+func startWith(t *testing.T, sopts apiserver.Options, copts controllers.Options) *env {
+	t.Helper()
+	srv := apiserver.New(sopts)
 	ctx, cancel := context.WithCancel(context.Background())
-	mgr := controllers.Start(ctx, srv, srv.Store(), controllers.Options{Logf: t.Logf, Nodes: nodes, Instant: true})
+	copts.Logf, copts.Instant = t.Logf, true
+	mgr := controllers.Start(ctx, srv, srv.Store(), copts)
 	t.Cleanup(func() {
 		cancel()
 		select {

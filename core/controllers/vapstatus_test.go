@@ -1,12 +1,10 @@
 package controllers_test
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/kubesandbox/kubesandbox/core/apiserver"
 	"github.com/kubesandbox/kubesandbox/core/cel"
@@ -58,18 +56,7 @@ func (f *typeChecker) requests() []cel.TypeCheckRequest {
 // startWithEngine runs the controllers (no Nodes) beside a server with e.
 func startWithEngine(t *testing.T, e cel.Engine) *env {
 	t.Helper()
-	srv := apiserver.New(apiserver.Options{CEL: e})
-	ctx, cancel := context.WithCancel(context.Background())
-	mgr := controllers.Start(ctx, srv, srv.Store(), controllers.Options{Logf: t.Logf, Instant: true})
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-mgr.Done():
-		case <-time.After(liveness):
-			t.Error("controllers did not stop")
-		}
-	})
-	return &env{t: t, srv: srv, mgr: mgr}
+	return startWith(t, apiserver.Options{CEL: e}, controllers.Options{})
 }
 
 const vapPath = "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies"
