@@ -110,12 +110,16 @@ async function getPort(sandbox, clientId) {
   const got = new Promise((resolve) => waiters.push({ sandbox, resolve }));
   // a page hands ports over; a worker client (e.g. kubectl-worker.js) cannot: ask the pages
   const c = clientId && await self.clients.get(clientId);
+  const pages = c && c.type === 'window' ? [c] : await self.clients.matchAll({ type: 'window' });
+  // a port handed over while this request looked its pages up has
+  // resolved it already: asking again would make the page hand a second one
+  if (ports.has(sandbox)) return got;
   // ask each page once while this sandbox has no port: a page's many
   // requests at once (its watches reconnecting after a restart) get one
   // port, not one each
   const once = asked.get(sandbox) || new Set();
   asked.set(sandbox, once);
-  for (const w of c && c.type === 'window' ? [c] : await self.clients.matchAll({ type: 'window' })) {
+  for (const w of pages) {
     if (once.has(w.id)) continue;
     once.add(w.id);
     w.postMessage({ type: 'kubesandbox:need-port', sandbox });
