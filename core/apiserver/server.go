@@ -137,6 +137,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, apierr.Internal(fmt.Errorf("panic: %v", p)))
 		}
 	}()
+	r, ok := s.authenticate(r)
+	if !ok {
+		writeError(w, apierr.Unauthorized())
+		return
+	}
 	path := r.URL.Path
 	switch {
 	case path == "/version" || path == "/version/":
