@@ -3,6 +3,7 @@ package apiserver
 import (
 	"encoding/json"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -55,6 +56,35 @@ func TestKindsServed(t *testing.T) {
 			}
 			if !found || tbl.Rows[0].Cells[0] != name {
 				t.Errorf("columns %v, row %v; want a %q column and the name first", tbl.Columns, tbl.Rows[0].Cells, c.column)
+			}
+		})
+	}
+}
+
+// Columns kube-apiserver v1.37.2 prints, in full (kubectl get output):
+// a ServiceAccount has Name and Age only — kube's printer dropped Secrets.
+func TestTableColumnsExactly(t *testing.T) {
+	s := New(Options{})
+	for _, c := range []struct{ name, path, want string }{
+		{"serviceaccounts", "/api/v1/namespaces/default/serviceaccounts", "Name,Age"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			req := httptest.NewRequest("GET", c.path, nil)
+			req.Header.Set("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io")
+			w := httptest.NewRecorder()
+			s.ServeHTTP(w, req)
+			var tbl struct {
+				Columns []struct{ Name string } `json:"columnDefinitions"`
+			}
+			if err := json.Unmarshal(w.Body.Bytes(), &tbl); err != nil || w.Code != 200 {
+				t.Fatalf("%d %s", w.Code, w.Body)
+			}
+			var names []string
+			for _, col := range tbl.Columns {
+				names = append(names, col.Name)
+			}
+			if got := strings.Join(names, ","); got != c.want {
+				t.Errorf("columns %s, want %s", got, c.want)
 			}
 		})
 	}

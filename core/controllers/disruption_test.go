@@ -137,7 +137,9 @@ func TestDisruptionBudgetOverCustomResource(t *testing.T) {
 		})
 	}
 	t.Run("eviction spends the custom resource's budget", func(t *testing.T) {
-		ev := func(name string) m { return m{"apiVersion": "policy/v1", "kind": "Eviction", "metadata": m{"name": name}} }
+		ev := func(name string) m {
+			return m{"apiVersion": "policy/v1", "kind": "Eviction", "metadata": m{"name": name}}
+		}
 		e.must(201, "POST", pods+"/two-a/eviction", "application/json", ev("two-a"))
 		if code, out := e.do("POST", pods+"/two-b/eviction", "application/json", ev("two-b")); code != 429 {
 			t.Fatalf("second eviction: %d %v", code, out)
