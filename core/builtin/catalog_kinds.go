@@ -131,7 +131,7 @@ var kindsCatalogue = []entry{
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 			resource.PrinterColumn{Name: "Status", Type: "string", Description: "phase represents the current phase of PersistentVolumeClaim.", Cell: volumePhase},
-			resource.PrinterColumn{Name: "Volume", Type: "string", Description: "volumeName is the binding reference to the PersistentVolume backing this claim.", JSONPath: ".spec.volumeName"},
+			resource.PrinterColumn{Name: "Volume", Type: "string", Description: "volumeName is the binding reference to the PersistentVolume backing this claim.", Cell: pvcVolume},
 			resource.PrinterColumn{Name: "Capacity", Type: "string", Description: "capacity represents the actual resources of the underlying volume.", Cell: pvcCapacity},
 			resource.PrinterColumn{Name: "Access Modes", Type: "string", Description: "accessModes contains the actual access modes the volume backing the PVC has. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1", Cell: pvcAccessModes},
 			resource.PrinterColumn{Name: "StorageClass", Type: "string", Description: "StorageClass of the pvc", Cell: storageClassOf},
