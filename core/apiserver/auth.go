@@ -79,27 +79,34 @@ func RequireToken(h http.Handler, token string, now func() time.Time) http.Handl
 	})
 }
 
-// authenticate is who r is, as kube-apiserver's authentication filter
-// decides it: the user RequireToken found, else the service account of a
-// bearer token this server issued (serviceaccounts/token) that has not
-// expired, else — without a bearer token — system:anonymous. ok is false
-// for a bearer token the server does not know: kube-apiserver answers it
-// 401 even with anonymous access on (the bearer token authenticator fails
-// the request rather than passing it to the anonymous one), and so does
-// this server (the browser sends no token).
-func (s *Server) authenticate(r *http.Request) (*http.Request, bool) {
-	if _, done := r.Context().Value(userKey{}).(resource.User); done {
-		return r, true
+// authenticate is who r is, as kube-apiserver's authentication and
+// impersonation filters decide it: the user RequireToken found, else the
+// service account of a bearer token this server issued
+// (serviceaccounts/token) that has not expired, else — without a bearer
+// token — system:anonymous; then whom its Impersonate-* headers name
+// (impersonate.go), as everyone may impersonate here. A bearer token the
+// server does not know is 401: kube-apiserver answers it so even with
+// anonymous access on (the bearer token authenticator fails the request
+// rather than passing it to the anonymous one), and so does this server
+// (the browser sends no token).
+func (s *Server) authenticate(r *http.Request) (*http.Request, error) {
+	if _, done := r.Context().Value(userKey{}).(resource.User); !done {
+		if tok, ok := bearerToken(r); ok {
+			u, ok := builtin.TokenUser(tok, s.now())
+			if !ok {
+				return r, apierr.Unauthorized()
+			}
+			r = withUser(r, u)
+		}
 	}
-	tok, ok := bearerToken(r)
-	if !ok {
-		return r, true
+	u, ok, err := impersonated(r.Header)
+	if err != nil {
+		return r, err
 	}
-	u, ok := builtin.TokenUser(tok, s.now())
-	if !ok {
-		return r, false
+	if ok {
+		r = withUser(r, u)
 	}
-	return withUser(r, u), true
+	return r, nil
 }
 
 // user is who the request is (resource.User, a copy the caller may keep):

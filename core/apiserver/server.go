@@ -137,9 +137,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, apierr.Internal(fmt.Errorf("panic: %v", p)))
 		}
 	}()
-	r, ok := s.authenticate(r)
-	if !ok {
-		writeError(w, apierr.Unauthorized())
+	r, err := s.authenticate(r)
+	if err != nil {
+		writeError(w, err)
 		return
 	}
 	path := r.URL.Path

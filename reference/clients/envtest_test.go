@@ -232,6 +232,15 @@ func TestEnvtestModeIdentity(t *testing.T) {
 			t.Errorf("%+v", r.Status)
 		}
 	})
+	t.Run("impersonation", func(t *testing.T) {
+		as := rest.CopyConfig(cfg)
+		as.Impersonate = rest.ImpersonationConfig{UserName: "jane", Groups: []string{"devs"}, UID: "u1", Extra: map[string][]string{"scopes": {"view"}}}
+		ssr := mustOK(mustOK(kubernetes.NewForConfig(as)).AuthenticationV1().SelfSubjectReviews().Create(ctx, &authenticationv1.SelfSubjectReview{}, metav1.CreateOptions{}))
+		want := authenticationv1.UserInfo{Username: "jane", UID: "u1", Groups: []string{"devs", "system:authenticated"}, Extra: map[string]authenticationv1.ExtraValue{"scopes": {"view"}}}
+		if !reflect.DeepEqual(ssr.Status.UserInfo, want) {
+			t.Errorf("%+v, want %+v", ssr.Status.UserInfo, want)
+		}
+	})
 	t.Run("a token the server did not issue is 401", func(t *testing.T) {
 		other := rest.AnonymousClientConfig(cfg)
 		other.BearerToken = "not-" + srv.Token
@@ -252,6 +261,8 @@ func TestEnvtestModeIdentity(t *testing.T) {
 	}{
 		{"kubectl auth whoami", []string{"auth", "whoami"}, []string{"ATTRIBUTE VALUE", "Username admin", `Groups \[system:masters system:authenticated\]`}},
 		{"kubectl auth can-i create pods", []string{"auth", "can-i", "create", "pods"}, []string{"yes"}},
+		{"kubectl auth whoami --as", []string{"auth", "whoami", "--as", "system:serviceaccount:default:robot"},
+			[]string{"ATTRIBUTE VALUE", "Username system:serviceaccount:default:robot", `Groups \[system:serviceaccounts system:serviceaccounts:default system:authenticated\]`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wantLines(t, c.mustKubectl(t, "", tc.args...), tc.want...)
