@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kubesandbox/kubesandbox/cel/engine"
 	"github.com/kubesandbox/kubesandbox/core/apiserver"
@@ -144,6 +145,23 @@ func TestPolicies(t *testing.T) {
 		}
 		must(t, call(t, srv, "POST", p, b), 201) // without the token: the sandbox's admin
 		must(t, call(t, srv, "DELETE", vapbs+"/no-robots", ""), 200)
+	})
+
+	t.Run("request.userInfo is envtest's admin with the test mode's token", func(t *testing.T) {
+		must(t, call(t, srv, "POST", vaps, policy("no-admins", `{`+cmRule+`,"validations":[{"expression":"!('system:masters' in request.userInfo.groups)","messageExpression":"request.userInfo.username + ' in ' + request.userInfo.groups.join(',') + ' may not'"}]}`)), 201)
+		must(t, call(t, srv, "POST", vapbs, binding("no-admins", `{"policyName":"no-admins","validationActions":["Deny"]}`)), 201)
+		h := apiserver.RequireToken(srv, "s3cret", time.Now)
+		p, b := cm("dev", "by-admin", `{}`)
+		r := httptest.NewRequest("POST", p, strings.NewReader(b))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Authorization", "Bearer s3cret")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		must(t, w, 422)
+		if got := status(t, w)["message"]; got != `configmaps "by-admin" is forbidden: ValidatingAdmissionPolicy 'no-admins' with binding 'no-admins' denied request: admin in system:masters,system:authenticated may not` {
+			t.Errorf("message: %v", got)
+		}
+		must(t, call(t, srv, "DELETE", vapbs+"/no-admins", ""), 200)
 	})
 
 	t.Run("an update keeps a stored expression in the stored environment", func(t *testing.T) {

@@ -298,6 +298,8 @@ func (s *Server) addAPIWarnings(w http.ResponseWriter, ri reqInfo, res *resource
 			return
 		}
 		text = s.crdVersionWarning(res)
+	case res.Deprecation != "":
+		text = res.Deprecation
 	default:
 		if l, ok := lookupLifecycle(res.Group, res.Version, res.Resource); ok {
 			text = deprecationWarning(l, serverMinor)

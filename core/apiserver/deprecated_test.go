@@ -216,6 +216,13 @@ func TestAddAPIWarnings(t *testing.T) {
 		{"removed built-in object", "DELETE", "/apis/batch/v1beta1/namespaces/default/cronjobs/c1",
 			`299 - "batch/v1beta1 CronJob is removed since v1.25; use batch/v1 CronJob"`},
 		{"served built-in", "GET", "/apis/apps/v1/namespaces/default/deployments", ""},
+		// k8s.io/api core/v1 lifecycle.go; recorded from kube-apiserver v1.37.2
+		// on list, watch, create, get, a missing object and delete
+		{"deprecated served built-in", "GET", "/api/v1/namespaces/default/endpoints",
+			`299 - "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"`},
+		{"deprecated served built-in object", "DELETE", "/api/v1/namespaces/default/endpoints/e1",
+			`299 - "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"`},
+		{"its replacement", "GET", "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices", ""},
 		{"unknown group", "GET", "/apis/nonexistent.example.com/v1/namespaces/default/widgets", ""},
 		{"CRD default text", "GET", "/apis/example.com/v1beta1/namespaces/default/widgets",
 			`299 - "example.com/v1beta1 Widget is deprecated; use example.com/v1 Widget"`},

@@ -48,23 +48,52 @@ func TestTokenIdentity(t *testing.T) {
 		uid + `","username":"system:serviceaccount:default:robot"}`
 	anonymous := `{"groups":["system:unauthenticated"],"username":"system:anonymous"}`
 
-	for _, c := range []struct{ name, token, want string }{
-		{"service account token", tok, robot},
-		{"no token", "", anonymous},
-		{"a token for another audience", vault, anonymous},
-		{"a token the server did not sign", tok[:len(tok)-4] + "AAAA", anonymous},
-		{"not a token", "s3cret", anonymous},
+	unauthorized := `{"apiVersion":"v1","code":401,"kind":"Status","message":"Unauthorized","metadata":{},"reason":"Unauthorized","status":"Failure"}`
+	for _, c := range []struct {
+		name, token string
+		code        int
+		want        string
+	}{
+		{"service account token", tok, 201, robot},
+		{"no token", "", 201, anonymous},
+		// kube's bearer token authenticator fails a token no authenticator
+		// accepts (401), even with anonymous access on.
+		{"a token for another audience", vault, 401, unauthorized},
+		{"a token the server did not sign", tok[:len(tok)-4] + "AAAA", 401, unauthorized},
+		{"not a token", "s3cret", 401, unauthorized},
 	} {
 		t.Run("whoami/"+c.name, func(t *testing.T) {
 			code, out := doAs(t, s, c.token, "POST", ssrPath, `{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}`)
-			if code != 201 {
-				t.Fatalf("%d %v", code, out)
+			got := jsonOf(out)
+			if code == 201 {
+				got = jsonOf(out["status"].(map[string]any)["userInfo"])
 			}
-			if got := jsonOf(out["status"].(map[string]any)["userInfo"]); got != c.want {
-				t.Fatalf("userInfo %s\nwant     %s", got, c.want)
+			if code != c.code || got != c.want {
+				t.Fatalf("%d %s\nwant %d %s", code, got, c.code, c.want)
 			}
 		})
 	}
+	t.Run("an unknown token is 401 on every path", func(t *testing.T) {
+		for _, path := range []string{"/healthz", "/version", "/api", "/api/v1/namespaces"} {
+			if code, out := doAs(t, s, "s3cret", "GET", path, ""); code != 401 || jsonOf(out) != unauthorized {
+				t.Errorf("%s: %d %s", path, code, jsonOf(out))
+			}
+		}
+	})
+	t.Run("Authorization that is not a bearer token is anonymous", func(t *testing.T) {
+		for _, h := range []string{"Basic YTpi", "Bearer ", "Bearer"} {
+			req := httptest.NewRequest("POST", ssrPath, strings.NewReader(`{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", h)
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, req)
+			var out map[string]any
+			_ = json.Unmarshal(rec.Body.Bytes(), &out)
+			if rec.Code != 201 || jsonOf(out["status"].(map[string]any)["userInfo"]) != anonymous {
+				t.Errorf("%q: %d %s", h, rec.Code, rec.Body)
+			}
+		}
+	})
 
 	t.Run("a CSR records its requester", func(t *testing.T) {
 		code, out := doAs(t, s, tok, "POST", csrPath, csrJSON("robot-csr", csrRequest(t), "example.com/signer", `["client auth"]`))
@@ -85,13 +114,50 @@ func TestTokenIdentity(t *testing.T) {
 
 	t.Run("RequireToken accepts issued tokens, not others", func(t *testing.T) {
 		h := RequireToken(s, "s3cret", time.Now)
+		admin := `{"groups":["system:masters","system:authenticated"],"username":"admin"}`
 		for _, c := range []struct {
-			token string
-			code  int
-		}{{tok, 201}, {"s3cret", 201}, {vault, 401}, {"", 401}, {"nope", 401}} {
-			if code, out := doAs(t, h, c.token, "POST", ssrPath, `{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}`); code != c.code {
-				t.Errorf("token %.12q: %d %v, want %d", c.token, code, out, c.code)
-			}
+			name, token string
+			code        int
+			user        string
+		}{
+			{"service account token", tok, 201, robot},
+			{"the kubeconfig's token is envtest's admin", "s3cret", 201, admin},
+			{"another audience", vault, 401, ""},
+			{"no token", "", 401, ""},
+			{"unknown token", "nope", 401, ""},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				code, out := doAs(t, h, c.token, "POST", ssrPath, `{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}`)
+				if code != c.code {
+					t.Fatalf("%d %v, want %d", code, out, c.code)
+				}
+				if c.user != "" {
+					if got := jsonOf(out["status"].(map[string]any)["userInfo"]); got != c.user {
+						t.Fatalf("userInfo %s\nwant     %s", got, c.user)
+					}
+				}
+			})
 		}
+		for _, c := range []struct {
+			name, token, path string
+			code              int
+		}{
+			{"health without a token", "", "/readyz", 200},
+			{"version without a token", "", "/version", 200},
+			{"health with an unknown token", "nope", "/readyz", 401},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				if code, out := doAs(t, h, c.token, "GET", c.path, ""); code != c.code {
+					t.Fatalf("%d %v, want %d", code, out, c.code)
+				}
+			})
+		}
+		t.Run("the admin's writes are the admin's", func(t *testing.T) {
+			code, out := doAs(t, h, "s3cret", "POST", csrPath, csrJSON("admin-csr", csrRequest(t), "example.com/signer", `["client auth"]`))
+			spec, _ := out["spec"].(map[string]any)
+			if code != 201 || spec["username"] != "admin" || jsonOf(spec["groups"]) != `["system:masters","system:authenticated"]` {
+				t.Fatalf("%d %v", code, out)
+			}
+		})
 	})
 }

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"encoding/json"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -56,6 +57,74 @@ func TestKindsServed(t *testing.T) {
 			if !found || tbl.Rows[0].Cells[0] != name {
 				t.Errorf("columns %v, row %v; want a %q column and the name first", tbl.Columns, tbl.Rows[0].Cells, c.column)
 			}
+		})
+	}
+}
+
+// Columns kube-apiserver v1.37.2 prints, in full (kubectl get output):
+// a ServiceAccount has Name and Age only — kube's printer dropped Secrets.
+func TestTableColumnsExactly(t *testing.T) {
+	s := New(Options{})
+	for _, c := range []struct{ name, path, want string }{
+		{"serviceaccounts", "/api/v1/namespaces/default/serviceaccounts", "Name,Age"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			req := httptest.NewRequest("GET", c.path, nil)
+			req.Header.Set("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io")
+			w := httptest.NewRecorder()
+			s.ServeHTTP(w, req)
+			var tbl struct {
+				Columns []struct{ Name string } `json:"columnDefinitions"`
+			}
+			if err := json.Unmarshal(w.Body.Bytes(), &tbl); err != nil || w.Code != 200 {
+				t.Fatalf("%d %s", w.Code, w.Body)
+			}
+			var names []string
+			for _, col := range tbl.Columns {
+				names = append(names, col.Name)
+			}
+			if got := strings.Join(names, ","); got != c.want {
+				t.Errorf("columns %s, want %s", got, c.want)
+			}
+		})
+	}
+}
+
+// Cells kube's printers write where a JSONPath default would differ:
+// a RoleBinding's service accounts as namespace/name
+// (rbac.SubjectsStrings), an unbound claim's empty Volume.
+func TestTableCellsAsKubePrints(t *testing.T) {
+	s := New(Options{})
+	for _, c := range []struct{ name, path, body, column, want string }{
+		{"rolebinding service accounts", "/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings",
+			`{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"RoleBinding","metadata":{"name":"rb"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role","name":"r"},"subjects":[{"kind":"ServiceAccount","name":"robot","namespace":"tour"},{"kind":"ServiceAccount","name":"b","namespace":"x"}]}`,
+			"ServiceAccounts", "tour/robot, x/b"},
+		{"unbound claim's volume", "/api/v1/namespaces/default/persistentvolumeclaims",
+			`{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"data"},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}}}}`,
+			"Volume", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			mustDo(t, s, 201, "POST", c.path, "application/json", c.body)
+			req := httptest.NewRequest("GET", c.path, nil)
+			req.Header.Set("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io")
+			w := httptest.NewRecorder()
+			s.ServeHTTP(w, req)
+			var tbl struct {
+				Columns []struct{ Name string } `json:"columnDefinitions"`
+				Rows    []struct{ Cells []any } `json:"rows"`
+			}
+			if err := json.Unmarshal(w.Body.Bytes(), &tbl); err != nil || w.Code != 200 || len(tbl.Rows) != 1 {
+				t.Fatalf("%d %s", w.Code, w.Body)
+			}
+			for i, col := range tbl.Columns {
+				if col.Name == c.column {
+					if got := tbl.Rows[0].Cells[i]; got != c.want {
+						t.Errorf("%s = %q, want %q", c.column, got, c.want)
+					}
+					return
+				}
+			}
+			t.Errorf("no %s column in %v", c.column, tbl.Columns)
 		})
 	}
 }

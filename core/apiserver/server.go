@@ -137,6 +137,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, apierr.Internal(fmt.Errorf("panic: %v", p)))
 		}
 	}()
+	r, err := s.authenticate(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
 	path := r.URL.Path
 	switch {
 	case path == "/version" || path == "/version/":

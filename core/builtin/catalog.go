@@ -130,12 +130,10 @@ var catalogue = []entry{
 	{def: "io.k8s.api.core.v1.ServiceAccount", res: resource.Resource{
 		Version: "v1", Resource: "serviceaccounts", Singular: "serviceaccount", Kind: "ServiceAccount", ListKind: "ServiceAccountList",
 		Namespaced: true, ShortNames: []string{"sa"}, Verbs: allVerbs,
-		NoGeneration: true,
-		PrinterColumns: []resource.PrinterColumn{nameColumn,
-			withCell(col("Secrets", "string", 0, doc("core/v1.ServiceAccount.secrets"), ""), serviceAccountSecrets), // len(secrets)
-			ageColumn},
-		Subresources: []resource.Subresource{serviceAccountToken},
-		Hooks:        resource.Hooks{Validate: corev1.ValidateServiceAccount},
+		NoGeneration:   true,
+		PrinterColumns: []resource.PrinterColumn{nameColumn, ageColumn}, // kube 1.37 prints no Secrets column
+		Subresources:   []resource.Subresource{serviceAccountToken},
+		Hooks:          resource.Hooks{Validate: corev1.ValidateServiceAccount},
 	}},
 	{def: "io.k8s.api.core.v1.Service", hooks: serviceHooks, res: resource.Resource{
 		Version: "v1", Resource: "services", Singular: "service", Kind: "Service", ListKind: "ServiceList",

@@ -69,6 +69,8 @@ var kindsCatalogue = []entry{
 		Version: "v1", Resource: "endpoints", Singular: "endpoints", Kind: "Endpoints", ListKind: "EndpointsList",
 		Namespaced: true, ShortNames: []string{"ep"}, Verbs: allVerbs,
 		NoGeneration: true,
+		// k8s.io/api core/v1 lifecycle.go: deprecated in 1.33, replaced by EndpointSlice
+		Deprecation: "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice",
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 			resource.PrinterColumn{Name: "Endpoints", Type: "string", Description: "The set of all endpoints is the union of all subsets. Addresses are placed into subsets according to the IPs they share. A single address with multiple ports, some of which are ready and some of which are not (because they come from different containers) will result in the address being displayed in different subsets for the different ports. No address will appear in both Addresses and NotReadyAddresses in the same subset. Sets of addresses and ports that comprise a service.", Cell: endpointsCell},
@@ -129,7 +131,7 @@ var kindsCatalogue = []entry{
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 			resource.PrinterColumn{Name: "Status", Type: "string", Description: "phase represents the current phase of PersistentVolumeClaim.", Cell: volumePhase},
-			resource.PrinterColumn{Name: "Volume", Type: "string", Description: "volumeName is the binding reference to the PersistentVolume backing this claim.", JSONPath: ".spec.volumeName"},
+			resource.PrinterColumn{Name: "Volume", Type: "string", Description: "volumeName is the binding reference to the PersistentVolume backing this claim.", Cell: pvcVolume},
 			resource.PrinterColumn{Name: "Capacity", Type: "string", Description: "capacity represents the actual resources of the underlying volume.", Cell: pvcCapacity},
 			resource.PrinterColumn{Name: "Access Modes", Type: "string", Description: "accessModes contains the actual access modes the volume backing the PVC has. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1", Cell: pvcAccessModes},
 			resource.PrinterColumn{Name: "StorageClass", Type: "string", Description: "StorageClass of the pvc", Cell: storageClassOf},

@@ -38,10 +38,7 @@ func configMapData(o resource.Object, _ time.Time) any {
 	return int64(lenOf(o["data"]) + lenOf(o["binaryData"]))
 }
 func secretData(o resource.Object, _ time.Time) any { return int64(lenOf(o["data"])) }
-func serviceAccountSecrets(o resource.Object, _ time.Time) any {
-	return int64(lenOf(o["secrets"]))
-}
-func noneCell(resource.Object, time.Time) any { return "<none>" }
+func noneCell(resource.Object, time.Time) any       { return "<none>" }
 
 // cronJobSuspend is printBoolPtr(spec.suspend): a string, though the
 // column's type says boolean.

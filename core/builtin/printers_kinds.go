@@ -470,7 +470,7 @@ func roleRefCell(o resource.Object, _ time.Time) any {
 }
 
 // subjectsCell is one list of rbac.SubjectsStrings: "User", "Group" or
-// "ServiceAccount" ("namespace:name") subjects, joined by ", ".
+// "ServiceAccount" ("namespace/name") subjects, joined by ", ".
 func subjectsCell(o resource.Object, kind string) any {
 	var out []string
 	for _, s := range listOf(o["subjects"]) {
@@ -479,7 +479,7 @@ func subjectsCell(o resource.Object, kind string) any {
 			continue
 		}
 		if kind == "ServiceAccount" {
-			out = append(out, str(sm, "namespace")+":"+str(sm, "name"))
+			out = append(out, str(sm, "namespace")+"/"+str(sm, "name"))
 		} else {
 			out = append(out, str(sm, "name"))
 		}
@@ -579,3 +579,7 @@ func defaultEventsV1(obj map[string]any) {
 		obj["deprecatedSource"] = map[string]any{}
 	}
 }
+
+// pvcVolume is spec.volumeName as printPersistentVolumeClaim prints it:
+// empty, not <none>, before the claim is bound.
+func pvcVolume(o resource.Object, _ time.Time) any { return str(mapOf(o["spec"]), "volumeName") }

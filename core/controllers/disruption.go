@@ -190,9 +190,16 @@ func (m *Manager) expectedPodCount(pdb obj, pods []obj) (expected, desired int64
 	return expected, scaledValue(ma, expected, true), nil
 }
 
-// expectedScale sums the spec.replicas of the pods' controllers
-// (Deployment over ReplicaSet, ReplicaSet, StatefulSet,
-// ReplicationController, anything with a scale subresource).
+// expectedScale sums the spec.replicas of the pods' controllers, found as
+// kube's finders find them (getExpectedScale): a ReplicaSet's Deployment,
+// a ReplicaSet, StatefulSet or ReplicationController from the store, and
+// anything else — a custom resource's controller, a Job — through its
+// /scale subresource (getScaleController). A controller that is gone, or
+// whose uid differs, is "found no controllers for pod"; a kind no API
+// serves and one without /scale are errors of their own, as in kube:
+//
+//	no matches for kind "Widget" in version "example.com/v1"
+//	jobs.batch does not implement the scale subresource
 func (m *Manager) expectedScale(pods []obj) (int64, error) {
 	seen := map[string]int64{}
 	for _, p := range pods {
@@ -203,22 +210,84 @@ func (m *Manager) expectedScale(pods []obj) (int64, error) {
 		if _, ok := seen[ref.UID]; ok {
 			continue
 		}
-		owner := m.controllerObject(namespace(p), ref)
-		if owner == nil {
+		uid, n, err := m.controllerScale(namespace(p), ref)
+		if err != nil {
+			return 0, err
+		}
+		if uid == "" {
 			return 0, fmt.Errorf("found no controllers for pod %q", name(p))
 		}
-		if r, ok := controllerOf(owner); ok && ref.Kind == "ReplicaSet" && r.Kind == "Deployment" {
-			if d := m.controllerObject(namespace(p), r); d != nil {
-				owner, ref = d, r
-			}
-		}
-		seen[ref.UID] = numOr(owner, 1, "spec", "replicas")
+		seen[uid] = n
 	}
 	var n int64
 	for _, v := range seen {
 		n += v
 	}
 	return n, nil
+}
+
+// controllerScale is the uid and scale of the controller ref names ("" if
+// none is found).
+func (m *Manager) controllerScale(ns string, ref ownerRef) (string, int64, error) {
+	switch ref.group() + "/" + ref.Kind {
+	case "apps/ReplicaSet", "apps/StatefulSet", "/ReplicationController":
+		if owner := m.controllerObject(ns, ref); owner != nil {
+			if r, ok := controllerOf(owner); ok && ref.Kind == "ReplicaSet" && r.Kind == "Deployment" {
+				if d := m.controllerObject(ns, r); d != nil {
+					return r.UID, numOr(d, 1, "spec", "replicas"), nil
+				}
+				break // a ReplicaSet whose Deployment is gone: its scale
+			}
+			return ref.UID, numOr(owner, 1, "spec", "replicas"), nil
+		}
+		return "", 0, nil
+	}
+	return m.scaleOf(ns, ref)
+}
+
+// scaleOf reads the /scale of the object ref names.
+func (m *Manager) scaleOf(ns string, ref ownerRef) (string, int64, error) {
+	k, ok := m.kindFor(ref.group(), ref.Kind)
+	if !ok {
+		return "", 0, fmt.Errorf("no matches for kind %q in version %q", ref.Kind, ref.APIVersion)
+	}
+	k.Version = ref.version()
+	sc, err := m.cm.do(m.ctx, http.MethodGet, k.path(ns, ref.Name, "scale"), "", nil)
+	if isCode(err, http.StatusNotFound) {
+		if !m.servesScale(k) {
+			gr := k.Plural
+			if k.Group != "" {
+				gr += "." + k.Group
+			}
+			return "", 0, fmt.Errorf("%s does not implement the scale subresource", gr)
+		}
+		return "", 0, nil
+	}
+	if err != nil {
+		return "", 0, err
+	}
+	if uid(sc) != ref.UID {
+		return "", 0, nil
+	}
+	return ref.UID, numOr(sc, 0, "spec", "replicas"), nil
+}
+
+// servesScale tells from discovery whether k has a /scale subresource.
+func (m *Manager) servesScale(k kindInfo) bool {
+	path := "/apis/" + k.Group + "/" + k.Version
+	if k.Group == "" {
+		path = "/api/" + k.Version
+	}
+	rl, err := m.cm.do(m.ctx, http.MethodGet, path, "", nil)
+	if err != nil {
+		return false
+	}
+	for _, r := range list(rl, "resources") {
+		if rm, _ := r.(map[string]any); str(rm, "name") == k.Plural+"/scale" {
+			return true
+		}
+	}
+	return false
 }
 
 // controllerObject is the stored object ref names (same uid), or nil.

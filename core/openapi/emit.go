@@ -111,6 +111,15 @@ func (e *emitter) drain() {
 			m = e.crdKind(name, e.crds[name])
 		case e.idx.nodes[name] != nil:
 			m = e.inline(e.idx.nodes[name], false)
+			if props, ok := m["properties"].(map[string]any); ok {
+				for p, ref := range objectRefs[name] {
+					if _, ok := props[p]; ok {
+						props[p] = e.ref(ref)
+					}
+				}
+			}
+		case primitives[name] != nil:
+			m = primitives[name](e.v2)
 		default:
 			m = map[string]any{"type": "object"}
 		}
@@ -175,6 +184,12 @@ func (e *emitter) sub(n *schema.Schema, crd bool) any {
 	}
 	if !crd {
 		if name, ok := e.idx.nameOf(n); ok {
+			return e.ref(name)
+		}
+		if name := primitiveName(n); name != "" {
+			if n.Default != nil {
+				return e.refWith(name, "", n.Default)
+			}
 			return e.ref(name)
 		}
 		if name, ok := e.idx.copyOf(n); ok {
@@ -489,4 +504,58 @@ func sameStrings(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// Definition names of the apimachinery types a built-in schema holds inline
+// (the generated schemas keep their shape, not their name).
+const (
+	intOrStringName = "io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+	quantityName    = "io.k8s.apimachinery.pkg.api.resource.Quantity"
+)
+
+// primitiveName is the definition a built-in IntOrString or Quantity
+// stands for, which the real documents refer to ("" for anything else):
+// kubectl explain names a field by its reference when the definition has
+// no type, e.g. "maxUnavailable <IntOrString>" and
+// "limits <map[string]Quantity>".
+func primitiveName(n *schema.Schema) string {
+	switch {
+	case n.IntOrString && n.Type == "":
+		return intOrStringName
+	case n.Format == "quantity" && n.Type == "":
+		return quantityName
+	}
+	return ""
+}
+
+// objectRefs are the built-in properties the generated schemas hold as a
+// plain object that keeps unknown fields, where the real documents refer
+// to an apimachinery definition ("fieldsV1 <FieldsV1>" in kubectl explain).
+var objectRefs = map[string]map[string]string{
+	"io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry": {"fieldsV1": fieldsV1Name},
+	"io.k8s.api.apps.v1.ControllerRevision":                   {"data": rawExtensionName},
+}
+
+const (
+	fieldsV1Name     = "io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1"
+	rawExtensionName = "io.k8s.apimachinery.pkg.runtime.RawExtension"
+)
+
+// primitives write those definitions as kube-openapi does in v2 and v3
+// (their descriptions are in builtin.Descriptions).
+var primitives = map[string]func(v2 bool) map[string]any{
+	intOrStringName: func(v2 bool) map[string]any {
+		if v2 {
+			return map[string]any{"type": "string", "format": "int-or-string"}
+		}
+		return map[string]any{"format": "int-or-string", "oneOf": []any{map[string]any{"type": "integer"}, map[string]any{"type": "string"}}}
+	},
+	fieldsV1Name:     func(bool) map[string]any { return map[string]any{"type": "object"} },
+	rawExtensionName: func(bool) map[string]any { return map[string]any{"type": "object"} },
+	quantityName: func(v2 bool) map[string]any {
+		if v2 {
+			return map[string]any{"type": "string"}
+		}
+		return map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "number"}}}
+	},
 }

@@ -380,3 +380,49 @@ func TestAcceptsJSON(t *testing.T) {
 		})
 	}
 }
+
+// The apimachinery types the built-in schemas hold inline are written as
+// references to their definitions, as kube-openapi writes them, so
+// kubectl explain names them ("maxSurge <IntOrString>", "limits
+// <map[string]Quantity>", "fieldsV1 <FieldsV1>", "data <RawExtension>").
+func TestApimachineryReferences(t *testing.T) {
+	v3b, ok := V3GroupVersion(builtin.Resources(), "apis/apps/v1")
+	if !ok {
+		t.Fatal("no apps/v1 document")
+	}
+	v3 := at(t, decode(t, v3b), "components", "schemas")
+	v2 := at(t, decode(t, V2(builtin.Resources())), "definitions")
+	const (
+		ios = "io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+		qty = "io.k8s.apimachinery.pkg.api.resource.Quantity"
+		fv1 = "io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1"
+		raw = "io.k8s.apimachinery.pkg.runtime.RawExtension"
+	)
+	for _, tc := range []struct {
+		name   string
+		doc    any
+		path   []string
+		want   string
+		prefix bool // want is a prefix of the rendered value (a long description follows)
+	}{
+		{"v3 IntOrString property", v3, []string{"io.k8s.api.apps.v1.RollingUpdateDeployment", "properties", "maxSurge", "allOf"}, `[{"$ref":"#/components/schemas/` + ios + `"}]`, false},
+		{"v3 Quantity map values", v3, []string{"io.k8s.api.core.v1.ResourceRequirements", "properties", "limits", "additionalProperties"}, `{"$ref":"#/components/schemas/` + qty + `"}`, false},
+		{"v3 FieldsV1", v3, []string{"io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry", "properties", "fieldsV1", "allOf"}, `[{"$ref":"#/components/schemas/` + fv1 + `"}]`, false},
+		{"v3 RawExtension", v3, []string{"io.k8s.api.apps.v1.ControllerRevision", "properties", "data"}, `{"allOf":[{"$ref":"#/components/schemas/` + raw + `"}],"description":"Data is the serialized representation of the state."}`, false},
+		{"v3 IntOrString definition", v3, []string{ios}, `{"description":"IntOrString is a type that can hold an int32 or a string.`, true},
+		{"v3 IntOrString shape", v3, []string{ios, "oneOf"}, `[{"type":"integer"},{"type":"string"}]`, false},
+		{"v3 Quantity shape", v3, []string{qty, "oneOf"}, `[{"type":"string"},{"type":"number"}]`, false},
+		{"v3 FieldsV1 type", v3, []string{fv1, "type"}, `"object"`, false},
+		{"v2 IntOrString property", v2, []string{"io.k8s.api.apps.v1.RollingUpdateDeployment", "properties", "maxSurge", "$ref"}, `"#/definitions/` + ios + `"`, false},
+		{"v2 IntOrString definition", v2, []string{ios, "format"}, `"int-or-string"`, false},
+		{"v2 Quantity definition", v2, []string{qty, "type"}, `"string"`, false},
+		{"v2 FieldsV1", v2, []string{"io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry", "properties", "fieldsV1", "$ref"}, `"#/definitions/` + fv1 + `"`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := js(at(t, tc.doc, tc.path...))
+			if got != tc.want && !(tc.prefix && strings.HasPrefix(got, tc.want)) {
+				t.Fatalf("got  %.300s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}

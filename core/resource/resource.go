@@ -39,6 +39,12 @@ type Resource struct {
 	Categories []string
 	Verbs      []string // discovery verbs; nil means the full set
 
+	// Deprecation is the Warning every request for the resource gets, as
+	// apiserver's deprecation.WarningMessage writes it from the type's
+	// lifecycle ("" for none), e.g.
+	// "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice".
+	Deprecation string
+
 	Status bool   // has a status subresource
 	Scale  *Scale // has a scale subresource
 	// Subresources are the kind's own subresources beyond status and

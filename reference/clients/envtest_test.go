@@ -8,6 +8,8 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -16,6 +18,7 @@ import (
 	"github.com/kubesandbox/kubesandbox/testserver"
 	appsv1 "k8s.io/api/apps/v1"
 	authenticationv1 "k8s.io/api/authentication/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	certificatesv1 "k8s.io/api/certificates/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -173,7 +176,7 @@ func TestEnvtestModeSubresources(t *testing.T) {
 		created.Status.Conditions = append(created.Status.Conditions, certificatesv1.CertificateSigningRequestCondition{
 			Type: certificatesv1.CertificateApproved, Status: corev1.ConditionTrue, Reason: "Test", Message: "approved by a test"})
 		approved := mustOK(csrs.UpdateApproval(ctx, "jane", created, metav1.UpdateOptions{}))
-		if len(approved.Status.Conditions) != 1 || approved.Status.Conditions[0].LastUpdateTime.IsZero() || approved.Spec.Username != "system:anonymous" {
+		if len(approved.Status.Conditions) != 1 || approved.Status.Conditions[0].LastUpdateTime.IsZero() || approved.Spec.Username != "admin" {
 			t.Errorf("%+v", approved.Status)
 		}
 		approved.Status.Conditions = nil
@@ -206,6 +209,65 @@ func TestEnvtestModeSubresources(t *testing.T) {
 			t.Errorf("managers %s", got)
 		}
 	})
+}
+
+// The test mode's kubeconfig token is envtest's admin user ("admin" in
+// system:masters, plus system:authenticated), for client-go's review APIs,
+// for kubectl, and in what the server records (a CSR's requester above).
+func TestEnvtestModeIdentity(t *testing.T) {
+	srv, cfg := envtestConfig(t)
+	cs := mustOK(kubernetes.NewForConfig(cfg))
+	ctx := context.Background()
+	admin := authenticationv1.UserInfo{Username: "admin", Groups: []string{"system:masters", "system:authenticated"}}
+	t.Run("SelfSubjectReview", func(t *testing.T) {
+		ssr := mustOK(cs.AuthenticationV1().SelfSubjectReviews().Create(ctx, &authenticationv1.SelfSubjectReview{}, metav1.CreateOptions{}))
+		if !reflect.DeepEqual(ssr.Status.UserInfo, admin) {
+			t.Errorf("%+v, want %+v", ssr.Status.UserInfo, admin)
+		}
+	})
+	t.Run("SelfSubjectAccessReview", func(t *testing.T) {
+		r := mustOK(cs.AuthorizationV1().SelfSubjectAccessReviews().Create(ctx, &authorizationv1.SelfSubjectAccessReview{Spec: authorizationv1.SelfSubjectAccessReviewSpec{
+			ResourceAttributes: &authorizationv1.ResourceAttributes{Namespace: "default", Verb: "create", Resource: "pods"}}}, metav1.CreateOptions{}))
+		if !r.Status.Allowed {
+			t.Errorf("%+v", r.Status)
+		}
+	})
+	t.Run("impersonation", func(t *testing.T) {
+		as := rest.CopyConfig(cfg)
+		as.Impersonate = rest.ImpersonationConfig{UserName: "jane", Groups: []string{"devs"}, UID: "u1", Extra: map[string][]string{"scopes": {"view"}}}
+		ssr := mustOK(mustOK(kubernetes.NewForConfig(as)).AuthenticationV1().SelfSubjectReviews().Create(ctx, &authenticationv1.SelfSubjectReview{}, metav1.CreateOptions{}))
+		want := authenticationv1.UserInfo{Username: "jane", UID: "u1", Groups: []string{"devs", "system:authenticated"}, Extra: map[string]authenticationv1.ExtraValue{"scopes": {"view"}}}
+		if !reflect.DeepEqual(ssr.Status.UserInfo, want) {
+			t.Errorf("%+v, want %+v", ssr.Status.UserInfo, want)
+		}
+	})
+	t.Run("a token the server did not issue is 401", func(t *testing.T) {
+		other := rest.AnonymousClientConfig(cfg)
+		other.BearerToken = "not-" + srv.Token
+		_, err := mustOK(kubernetes.NewForConfig(other)).AuthenticationV1().SelfSubjectReviews().Create(ctx, &authenticationv1.SelfSubjectReview{}, metav1.CreateOptions{})
+		if !apierrors.IsUnauthorized(err) {
+			t.Errorf("want 401, got %v", err)
+		}
+	})
+	dir := t.TempDir()
+	c := &cluster{kubeconfig: filepath.Join(dir, "kubeconfig"), cacheDir: filepath.Join(dir, "cache")}
+	if err := os.WriteFile(c.kubeconfig, srv.Kubeconfig(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"kubectl auth whoami", []string{"auth", "whoami"}, []string{"ATTRIBUTE VALUE", "Username admin", `Groups \[system:masters system:authenticated\]`}},
+		{"kubectl auth can-i create pods", []string{"auth", "can-i", "create", "pods"}, []string{"yes"}},
+		{"kubectl auth whoami --as", []string{"auth", "whoami", "--as", "system:serviceaccount:default:robot"},
+			[]string{"ATTRIBUTE VALUE", "Username system:serviceaccount:default:robot", `Groups \[system:serviceaccounts system:serviceaccounts:default system:authenticated\]`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantLines(t, c.mustKubectl(t, "", tc.args...), tc.want...)
+		})
+	}
 }
 
 func ptrTo[T any](v T) *T { return &v }

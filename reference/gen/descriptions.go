@@ -101,8 +101,14 @@ func Descriptions(schemas Document) (map[string]any, error) {
 	}
 	// the apimachinery definitions core/openapi writes beside the generated
 	// ones (its index.go's metaJSON)
-	for _, kind := range []string{"ListMeta", "Status", "StatusDetails", "StatusCause", "DeleteOptions", "Preconditions", "Patch"} {
-		name := "io.k8s.apimachinery.pkg.apis.meta.v1." + kind
+	// and the IntOrString, Quantity, FieldsV1 and RawExtension definitions
+	// it refers to (emit.go's primitives)
+	for _, name := range []string{"ListMeta", "Status", "StatusDetails", "StatusCause", "DeleteOptions", "Preconditions", "Patch",
+		"io.k8s.apimachinery.pkg.util.intstr.IntOrString", "io.k8s.apimachinery.pkg.api.resource.Quantity", "FieldsV1",
+		"io.k8s.apimachinery.pkg.runtime.RawExtension"} {
+		if !strings.HasPrefix(name, "io.") {
+			name = "io.k8s.apimachinery.pkg.apis.meta.v1." + name
+		}
 		props := map[string]bool{}
 		for p := range byName[name].Schema.Properties {
 			props[p] = true
