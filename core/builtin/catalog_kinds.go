@@ -157,7 +157,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 			resource.PrinterColumn{Name: "VolumeMode", Type: "string", Priority: 1, Description: "volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state. Value of Filesystem is implied when not included in spec.", Cell: volumeModeCell},
 		},
-		Hooks: resource.Hooks{Default: corev1.DefaultPV, PrepareCreate: corev1.PreparePVCreate, Validate: corev1.ValidatePV},
+		Hooks: resource.Hooks{Default: defaultPV, PrepareCreate: corev1.PreparePVCreate, Validate: corev1.ValidatePV},
 	}},
 	{def: "io.k8s.api.storage.v1.StorageClass", res: resource.Resource{
 		Group: "storage.k8s.io", Version: "v1", Resource: "storageclasses", Singular: "storageclass", Kind: "StorageClass", ListKind: "StorageClassList",
@@ -313,3 +313,9 @@ var kindsCatalogue = []entry{
 // kindsPending are kinds built but not served yet (none today; the
 // package tests check them as they check served entries).
 var kindsPending = []entry{}
+
+// defaultPV is SetObjectDefaults_PersistentVolume.
+func defaultPV(obj map[string]any) {
+	corev1.DefaultPV(obj)
+	defaultVolumeSources(child(obj, "spec"))
+}

@@ -258,6 +258,8 @@ var moreKinds = []*Kind{
 			{Path: "spec.csi", Val: m{"driver": "Bad_Driver", "nodePublishSecretRef": m{"name": "Bad", "namespace": ""}}},
 			{Path: "spec.csi", Val: m{"driver": "ebs.csi.aws.com", "volumeHandle": "vol-1", "controllerExpandSecretRef": m{"name": "s", "namespace": "ns"}}},
 			{Path: "spec.rbd", Val: m{"monitors": l{"m"}, "image": "i"}}, {Path: "spec.flexVolume", Val: m{"driver": "x/y"}},
+			pvSrc("rbd", m{}), pvSrc("rbd", m{"monitors": l{"m"}, "image": "i"}), pvSrc("flexVolume", m{"driver": "x/y"}),
+			pvSrc("flexVolume", m{"options": m{"kubernetes.io/x": "1", "a.K8s.io": "2", "example.com/y": "3", "k8s.io": "4"}}),
 			{Path: "spec.nodeAffinity", Val: m{}}, {Path: "spec.nodeAffinity", Val: m{"required": m{"nodeSelectorTerms": l{}}}},
 			{Path: "spec.nodeAffinity", Val: m{"required": m{"nodeSelectorTerms": l{m{"matchExpressions": l{m{"key": "kubernetes.io/hostname", "operator": "In", "values": l{"node-1"}}}}}}}},
 			{Path: "spec.nodeAffinity", Val: m{"required": m{"nodeSelectorTerms": l{m{"matchExpressions": l{m{"key": "bad key!", "operator": "Gt", "values": l{"a", "bad value!"}}, m{"key": "k", "operator": "Near"}},
@@ -266,5 +268,34 @@ var moreKinds = []*Kind{
 			{Path: "spec.volumeMode", Val: "Block"}, {Path: "spec.volumeMode", Val: "Raw"},
 			{Path: "spec.volumeAttributesClassName", Val: "gold"}, {Path: "spec.volumeAttributesClassName", Val: ""},
 			{Path: "spec.claimRef", Val: m{"kind": "PersistentVolumeClaim", "namespace": "v", "name": "data"}},
-			{Path: "spec.mountOptions", Val: l{"ro"}}, {Path: "metadata.annotations", Val: m{"volume.beta.kubernetes.io/mount-options": "ro"}}}},
+			{Path: "spec.mountOptions", Val: l{"ro"}}, {Path: "metadata.annotations", Val: m{"volume.beta.kubernetes.io/mount-options": "ro"}},
+			pvSrc("gcePersistentDisk", m{"pdName": "d"}), pvSrc("gcePersistentDisk", m{"partition": 300}), pvSrc("gcePersistentDisk", m{"pdName": "d", "partition": -1}),
+			pvSrc("awsElasticBlockStore", m{}), pvSrc("awsElasticBlockStore", m{"volumeID": "v", "partition": 0}), pvSrc("awsElasticBlockStore", m{"volumeID": "v", "partition": 256}),
+			pvSrc("glusterfs", m{"endpoints": "ep", "path": "vol"}), pvSrc("glusterfs", m{"endpointsNamespace": ""}),
+			pvSrc("glusterfs", m{"endpoints": "ep", "path": "vol", "endpointsNamespace": "Bad_NS"}), pvSrc("glusterfs", m{"endpoints": "ep", "path": "vol", "endpointsNamespace": "ns"}),
+			pvSrc("flocker", m{}), pvSrc("flocker", m{"datasetName": "a/b", "datasetUUID": "u"}), pvSrc("flocker", m{"datasetUUID": "u"}),
+			pvSrc("quobyte", m{"registry": "r:7861", "volume": "v"}), pvSrc("quobyte", m{"registry": "bad,r:1,also-bad"}),
+			pvSrc("quobyte", m{"registry": "", "volume": "v"}), pvSrc("quobyte", m{"registry": "bad", "tenant": strings.Repeat("t", 65), "volume": "v"}),
+			pvSrc("cephfs", m{"monitors": l{}}), pvSrc("cephfs", m{"monitors": l{"m:6789"}}),
+			pvSrc("iscsi", m{"targetPortal": "1.2.3.4:3260", "iqn": "iqn.2001-04.com.example:storage", "lun": 0}),
+			pvSrc("iscsi", m{"targetPortal": "1.2.3.4:3260", "iqn": "iqn.2001-04.com.example", "lun": 300, "chapAuthSession": true}),
+			pvSrc("iscsi", m{"targetPortal": strings.Repeat("p", 61), "iqn": "eui.0123456789ABCDEF", "initiatorName": "naa.bad"}),
+			pvSrc("iscsi", m{"iqn": "xyz", "secretRef": m{}, "chapAuthDiscovery": true, "initiatorName": "iqn.2001-04.com.example:x"}),
+			pvSrc("iscsi", m{"targetPortal": "p", "iqn": "naa.0123456789abcdef0123456789ABCDEF", "lun": -1, "initiatorName": "other"}),
+			pvSrc("cinder", m{"volumeID": "v", "secretRef": m{}}), pvSrc("cinder", m{"secretRef": m{"name": "s", "namespace": "n"}}),
+			pvSrc("fc", m{}), pvSrc("fc", m{"targetWWNs": l{"w1", "w2"}, "wwids": l{"x"}}), pvSrc("fc", m{"targetWWNs": l{"w"}, "lun": 256}),
+			pvSrc("fc", m{"targetWWNs": l{"w"}}), pvSrc("fc", m{"wwids": l{"x"}}),
+			pvSrc("azureFile", m{"secretName": "s", "shareName": "sh", "secretNamespace": ""}), pvSrc("azureFile", m{}),
+			pvSrc("vsphereVolume", m{}), pvSrc("photonPersistentDisk", m{}), pvSrc("photonPersistentDisk", m{"pdID": "p"}), pvSrc("portworxVolume", m{}),
+			pvSrc("azureDisk", m{"diskName": "d", "diskURI": "uri"}), pvSrc("azureDisk", m{"diskName": "d", "diskURI": "https://a/b.vhd", "kind": "Managed", "cachingMode": "Sometimes"}),
+			pvSrc("azureDisk", m{"kind": "Floppy"}), pvSrc("azureDisk", m{"diskName": "d", "diskURI": "/subscriptions/x", "kind": "Managed"}),
+			pvSrc("scaleIO", m{}), pvSrc("scaleIO", m{"gateway": "g", "system": "s", "volumeName": "v"}),
+			pvSrc("storageos", m{"volumeName": "Bad_Name", "volumeNamespace": "Bad", "secretRef": m{}}), pvSrc("storageos", m{}),
+			pvSrc("storageos", m{"volumeName": "v", "secretRef": m{"name": "s"}})}},
+}
+
+// pvSrc sets a PersistentVolume source in place of the base's hostPath
+// (a second source is refused before its own checks run).
+func pvSrc(key string, v map[string]any) Mut {
+	return Mut{Path: "spec." + key, Val: v, Also: []Mut{{Path: "spec.hostPath", Del: true}}}
 }
