@@ -49,7 +49,7 @@ var kindsCatalogue = []entry{
 	{def: "io.k8s.api.core.v1.Node", res: resource.Resource{
 		Version: "v1", Resource: "nodes", Singular: "node", Kind: "Node", ListKind: "NodeList",
 		ShortNames: []string{"no"}, Verbs: allVerbs,
-		NoGeneration: true, Status: true,
+		NoGeneration: true, Status: true, NoKindMetaChecks: true,
 		SelectableFields: []string{"spec.unschedulable"},
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
@@ -63,7 +63,8 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Kernel-Version", Type: "string", Priority: 1, Description: "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", Cell: nodeKernelVersion},
 			resource.PrinterColumn{Name: "Container-Runtime", Type: "string", Priority: 1, Description: "ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).", Cell: nodeContainerRuntime},
 		},
-		Hooks: resource.Hooks{Default: defaultNode, PrepareCreate: prepareNodeCreate, Validate: corev1.ValidateNode},
+		Hooks: resource.Hooks{Default: defaultNode, PrepareCreate: prepareNodeCreate, PrepareUpdate: prepareNodeUpdate, Validate: corev1.ValidateNode,
+			Warnings: corev1.NodeWarnings},
 	}},
 	{def: "io.k8s.api.core.v1.Endpoints", res: resource.Resource{
 		Version: "v1", Resource: "endpoints", Singular: "endpoints", Kind: "Endpoints", ListKind: "EndpointsList",

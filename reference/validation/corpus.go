@@ -316,7 +316,7 @@ func splitPath(p string) []string {
 		}
 	}
 	// so do resource lists (spec.hard.requests.cpu, status.capacity.storage)
-	for _, pre := range []string{"spec.hard.", "status.hard.", "status.used.", "spec.capacity."} {
+	for _, pre := range []string{"spec.hard.", "status.hard.", "status.used.", "spec.capacity.", "status.capacity.", "status.allocatable."} {
 		if strings.HasPrefix(p, pre) {
 			return append(strings.Split(strings.TrimSuffix(pre, "."), "."), p[len(pre):])
 		}
