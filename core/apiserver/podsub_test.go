@@ -155,9 +155,11 @@ func TestNodeValidation(t *testing.T) {
 		message      string
 	}{
 		{"duplicate taint", `[{"key":"a","effect":"NoSchedule"},{"key":"a","value":"x","effect":"NoSchedule"}]`, 422,
-			`Node "n" is invalid: spec.taints[1]: Duplicate value: core.Taint{Key:"a", Value:"x", Effect:"NoSchedule", TimeAdded:(*v1.Time)(nil)}: taints must be unique by key and effect pair`},
+			// ValidateNode names the taints under metadata (its fldPath), and
+			// apimachinery prints the internal core.Taint as JSON (reference/validation)
+			`Node "n" is invalid: metadata.taints[1]: Duplicate value: {"Key":"a","Value":"x","Effect":"NoSchedule","TimeAdded":null}: taints must be unique by key and effect pair`},
 		{"bad effect", `[{"key":"a","effect":"Sometimes"}]`, 422,
-			`Node "n" is invalid: spec.taints[0].effect: Unsupported value: "Sometimes": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"`},
+			`Node "n" is invalid: metadata.taints[0].effect: Unsupported value: "Sometimes": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"`},
 		{"bad key", `[{"key":"a b","effect":"NoSchedule"}]`, 422, ""},
 		{"same key, other effect", `[{"key":"a","effect":"NoSchedule"},{"key":"a","effect":"NoExecute"}]`, 201, ""},
 	} {

@@ -49,7 +49,7 @@ var kindsCatalogue = []entry{
 	{def: "io.k8s.api.core.v1.Node", res: resource.Resource{
 		Version: "v1", Resource: "nodes", Singular: "node", Kind: "Node", ListKind: "NodeList",
 		ShortNames: []string{"no"}, Verbs: allVerbs,
-		NoGeneration: true, Status: true,
+		NoGeneration: true, Status: true, NoKindMetaChecks: true,
 		SelectableFields: []string{"spec.unschedulable"},
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
@@ -63,7 +63,8 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Kernel-Version", Type: "string", Priority: 1, Description: "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", Cell: nodeKernelVersion},
 			resource.PrinterColumn{Name: "Container-Runtime", Type: "string", Priority: 1, Description: "ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).", Cell: nodeContainerRuntime},
 		},
-		Hooks: resource.Hooks{Default: defaultNode, PrepareCreate: prepareNodeCreate, Validate: corev1.ValidateNode},
+		Hooks: resource.Hooks{Default: defaultNode, PrepareCreate: prepareNodeCreate, PrepareUpdate: prepareNodeUpdate, Validate: corev1.ValidateNode,
+			Warnings: corev1.NodeWarnings},
 	}},
 	{def: "io.k8s.api.core.v1.Endpoints", res: resource.Resource{
 		Version: "v1", Resource: "endpoints", Singular: "endpoints", Kind: "Endpoints", ListKind: "EndpointsList",
@@ -159,7 +160,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 			resource.PrinterColumn{Name: "VolumeMode", Type: "string", Priority: 1, Description: "volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state. Value of Filesystem is implied when not included in spec.", Cell: volumeModeCell},
 		},
-		Hooks: resource.Hooks{Default: corev1.DefaultPV, PrepareCreate: corev1.PreparePVCreate, Validate: corev1.ValidatePV},
+		Hooks: resource.Hooks{Default: defaultPV, PrepareCreate: corev1.PreparePVCreate, Validate: corev1.ValidatePV},
 	}},
 	{def: "io.k8s.api.storage.v1.StorageClass", res: resource.Resource{
 		Group: "storage.k8s.io", Version: "v1", Resource: "storageclasses", Singular: "storageclass", Kind: "StorageClass", ListKind: "StorageClassList",
@@ -315,3 +316,9 @@ var kindsCatalogue = []entry{
 // kindsPending are kinds built but not served yet (none today; the
 // package tests check them as they check served entries).
 var kindsPending = []entry{}
+
+// defaultPV is SetObjectDefaults_PersistentVolume.
+func defaultPV(obj map[string]any) {
+	corev1.DefaultPV(obj)
+	defaultVolumeSources(child(obj, "spec"))
+}

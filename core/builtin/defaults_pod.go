@@ -217,6 +217,16 @@ func defaultVolume(v map[string]any) {
 			}
 		}
 	}
+	defaultVolumeSources(v)
+	if e := child(child(child(v, "ephemeral"), "volumeClaimTemplate"), "spec"); e != nil {
+		setPtr(e, "volumeMode", "Filesystem")
+	}
+}
+
+// defaultVolumeSources applies the defaults of the sources a Pod's volume
+// and a PersistentVolume's spec share (SetObjectDefaults_PersistentVolume
+// runs the same ones): hostPath's type, iscsi, rbd, azureDisk, scaleIO.
+func defaultVolumeSources(v map[string]any) {
 	if h := child(v, "hostPath"); h != nil {
 		setPtr(h, "type", "")
 	}
@@ -237,9 +247,6 @@ func defaultVolume(v map[string]any) {
 	if s := child(v, "scaleIO"); s != nil {
 		setStr(s, "storageMode", "ThinProvisioned")
 		setStr(s, "fsType", "xfs")
-	}
-	if e := child(child(child(v, "ephemeral"), "volumeClaimTemplate"), "spec"); e != nil {
-		setPtr(e, "volumeMode", "Filesystem")
 	}
 }
 

@@ -27,14 +27,19 @@ type Mut struct {
 	Path string
 	Val  any
 	Del  bool
+	Also []Mut // applied with it (a PV source set and the base's removed)
 }
 
 func (m Mut) String() string {
-	if m.Del {
-		return "-" + m.Path
+	s := "-" + m.Path
+	if !m.Del {
+		b, _ := json.Marshal(m.Val)
+		s = m.Path + "=" + string(b)
 	}
-	b, _ := json.Marshal(m.Val)
-	return m.Path + "=" + string(b)
+	for _, a := range m.Also {
+		s += "&" + a.String()
+	}
+	return s
 }
 
 const ctr = `{"name":"app","image":"nginx:1.27"}`
@@ -250,6 +255,9 @@ func (k *Kind) base() map[string]any {
 
 // apply performs one mutation on a JSON tree (creating objects on the way).
 func apply(obj map[string]any, m Mut) {
+	for _, a := range m.Also {
+		defer apply(obj, a)
+	}
 	parts := splitPath(m.Path)
 	var cur any = obj
 	for i, p := range parts {
@@ -308,7 +316,7 @@ func splitPath(p string) []string {
 		}
 	}
 	// so do resource lists (spec.hard.requests.cpu, status.capacity.storage)
-	for _, pre := range []string{"spec.hard.", "status.hard.", "status.used.", "spec.capacity."} {
+	for _, pre := range []string{"spec.hard.", "status.hard.", "status.used.", "spec.capacity.", "status.capacity.", "status.allocatable."} {
 		if strings.HasPrefix(p, pre) {
 			return append(strings.Split(strings.TrimSuffix(pre, "."), "."), p[len(pre):])
 		}

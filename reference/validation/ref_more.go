@@ -213,6 +213,22 @@ func refMore(gvk schema.GroupVersionKind, obj, old runtime.Object) (errs field.E
 		} else {
 			errs = appsvalidation.ValidateControllerRevisionUpdate(o, old.(*apps.ControllerRevision))
 		}
+	case *core.Node:
+		if old == nil {
+			// TaintNodesByCondition (mutating admission, before the
+			// strategy), then PrepareForCreate's dropDisabledFields
+			addNotReadyTaint(o)
+			o.Spec.ConfigSource, o.Status.Config = nil, nil
+			errs = corevalidation.ValidateNode(o)
+		} else {
+			on := old.(*core.Node)
+			o.Status = on.Status
+			if on.Spec.ConfigSource == nil {
+				o.Spec.ConfigSource = nil
+			}
+			errs = corevalidation.ValidateNode(o)
+			errs = append(errs, corevalidation.ValidateNodeUpdate(o, on)...)
+		}
 	case *core.Event:
 		gv := gvk.GroupVersion()
 		if old == nil {
@@ -280,4 +296,14 @@ func dropTopologyOnV1(oldEPS, newEPS *discovery.EndpointSlice) {
 		}
 		ep.DeprecatedTopology = nil
 	}
+}
+
+// addNotReadyTaint is the TaintNodesByCondition admission plugin's.
+func addNotReadyTaint(n *core.Node) {
+	for _, t := range n.Spec.Taints {
+		if t.Key == "node.kubernetes.io/not-ready" && t.Effect == core.TaintEffectNoSchedule {
+			return
+		}
+	}
+	n.Spec.Taints = append(n.Spec.Taints, core.Taint{Key: "node.kubernetes.io/not-ready", Effect: core.TaintEffectNoSchedule})
 }

@@ -40,6 +40,10 @@ var statusMuts = map[string][]Mut{
 		{Path: "status.allocatedResourceStatuses", Val: m{"storage": "ControllerResizeInProgress"}},
 		{Path: "status.allocatedResourceStatuses", Val: m{"storage": "Stuck", "memory": "NodeResizePending"}},
 		{Path: "status.healthStatus", Val: m{"healthConditions": l{m{"reason": "bad reason!"}, m{"reason": "Fine"}}}}},
+	"ResourceQuota": {{Path: "status.hard", Val: m{"pods": "10", "requests.cpu": "4"}}, {Path: "status.used.pods", Val: "3"},
+		{Path: "status.used", Val: m{"pods": "-1", "requests.cpu": "-500m", "gpus": "1", "Bad Name": "1"}},
+		{Path: "status.hard", Val: m{"pods": "1500m", "example.com/gpu": "0.5", "count/deployments.apps": "2"}},
+		{Path: "status.used.requests.memory", Val: "1Gi"}, {Path: "status.hard", Del: true}},
 }
 
 // refStatus runs a status strategy's checks: the generic metadata checks of
@@ -83,6 +87,10 @@ func refStatus(gvk schema.GroupVersionKind, data, oldData []byte) (causes []stri
 		v = func() field.ErrorList {
 			return corevalidation.ValidatePersistentVolumeClaimStatusUpdate(o, op, corevalidation.ValidationOptionsForPersistentVolumeClaim(o, op))
 		}
+	case *core.ResourceQuota:
+		op := old.(*core.ResourceQuota)
+		o.Spec = op.Spec
+		v = func() field.ErrorList { return corevalidation.ValidateResourceQuotaStatusUpdate(o, op) }
 	default:
 		return nil, fmt.Errorf("no status reference for %T", obj)
 	}

@@ -12,7 +12,8 @@ import (
 )
 
 // DefaultPV is SetDefaults_PersistentVolume (reclaim policy Retain,
-// volumeMode Filesystem) and a hostPath's unset type.
+// volumeMode Filesystem); the sources' defaults are builtin's
+// defaultVolumeSources.
 func DefaultPV(obj map[string]any) {
 	spec := Obj(obj, "spec")
 	if spec == nil {
@@ -24,9 +25,6 @@ func DefaultPV(obj map[string]any) {
 	if spec["volumeMode"] == nil {
 		spec["volumeMode"] = "Filesystem"
 	}
-	if hp := Obj(spec, "hostPath"); hp != nil && hp["type"] == nil {
-		hp["type"] = ""
-	}
 }
 
 // PreparePVCreate is the strategy's PrepareForCreate: status reset to
@@ -37,24 +35,10 @@ func PreparePVCreate(obj map[string]any) {
 	addFinalizer(obj, "kubernetes.io/pv-protection")
 }
 
-// pvSources are the PersistentVolumeSource members in the order
-// ValidatePersistentVolumeSpec visits them: key, the path a second source
-// is refused at, the path its own checks name (the real code's spellings).
-var pvSources = [][3]string{
-	{"hostPath", "hostPath", "hostPath"}, {"gcePersistentDisk", "gcePersistentDisk", "persistentDisk"},
-	{"awsElasticBlockStore", "awsElasticBlockStore", ""}, {"glusterfs", "glusterfs", ""}, {"flocker", "flocker", ""},
-	{"nfs", "nfs", "nfs"}, {"rbd", "rbd", ""}, {"quobyte", "quobyte", ""}, {"cephfs", "cephFS", ""},
-	{"iscsi", "iscsi", ""}, {"cinder", "cinder", ""}, {"fc", "fc", ""}, {"flexVolume", "", ""},
-	{"azureFile", "azureFile", ""}, {"vsphereVolume", "vsphereVolume", ""}, {"photonPersistentDisk", "photonPersistentDisk", ""},
-	{"portworxVolume", "portworxVolume", ""}, {"azureDisk", "azureDisk", ""}, {"scaleIO", "scaleIO", ""},
-	{"local", "local", "local"}, {"storageos", "storageos", ""}, {"csi", "csi", "csi"},
-}
-
 // ValidatePV is ValidatePersistentVolume (create) and
 // ValidatePersistentVolumeUpdate: access modes, capacity (storage only,
 // positive), reclaim policy, node affinity, exactly one volume source
-// (hostPath, nfs, local and csi are checked in depth, the other sources
-// only counted), class names and volume mode; on update the source and
+// (each checked as kube checks it, pvsource.go), class names and volume mode; on update the source and
 // volumeMode are immutable. Example: spec {capacity: {storage: 1Gi}} →
 // spec.accessModes: Required value; spec: Required value: must specify a volume type.
 //
@@ -168,7 +152,7 @@ func validatePV(obj map[string]any) field.ErrorList {
 			continue
 		}
 		n++
-		errs = append(errs, validatePVSource(s[0], src, sp.Child(s[2]), affinity, sp)...)
+		errs = append(errs, validatePVSource(s, src, sp.Child(s[2]), affinity, sp, Str(Obj(obj, "metadata"), "name"))...)
 	}
 	if n == 0 {
 		errs = append(errs, field.Required(sp, "must specify a volume type"))
@@ -204,59 +188,6 @@ func pvSourceOf(spec map[string]any) map[string]any {
 		}
 	}
 	return out
-}
-
-// validatePVSource checks the sources this server checks in depth.
-func validatePVSource(key string, src map[string]any, p *field.Path, affinity bool, sp *field.Path) field.ErrorList {
-	var errs field.ErrorList
-	switch key {
-	case "hostPath", "local":
-		pp := p.Child("path")
-		if Str(src, "path") == "" {
-			errs = append(errs, field.Required(pp, ""))
-		} else {
-			if slices.Contains(strings.Split(Str(src, "path"), "/"), "..") {
-				errs = append(errs, field.Invalid(pp, Str(src, "path"), "must not contain '..'"))
-			}
-			if t, ok := src["type"].(string); ok && key == "hostPath" && !slices.Contains(hostPathTypes, t) {
-				errs = append(errs, field.NotSupported(p.Child("type"), t, hostPathTypes))
-			}
-		}
-		if key == "local" && !affinity {
-			errs = append(errs, field.Required(sp.Child("nodeAffinity"), "Local volume requires node affinity"))
-		}
-	case "nfs":
-		if Str(src, "server") == "" {
-			errs = append(errs, field.Required(p.Child("server"), ""))
-		}
-		if Str(src, "path") == "" {
-			errs = append(errs, field.Required(p.Child("path"), ""))
-		}
-		if !path.IsAbs(Str(src, "path")) {
-			errs = append(errs, field.Invalid(p.Child("path"), Str(src, "path"), "must be an absolute path"))
-		}
-	case "csi":
-		errs = append(errs, validateCSIDriverName(Str(src, "driver"), p.Child("driver"))...)
-		if Str(src, "volumeHandle") == "" {
-			errs = append(errs, field.Required(p.Child("volumeHandle"), ""))
-		}
-		for _, k := range []string{"controllerPublishSecretRef", "controllerExpandSecretRef", "nodePublishSecretRef", "nodeExpandSecretRef"} {
-			if ref, ok := src[k].(map[string]any); ok {
-				rp := p.Child(k)
-				if n := Str(ref, "name"); n == "" {
-					errs = append(errs, field.Required(rp.Child("name"), ""))
-				} else {
-					errs = append(errs, dns1123Subdomain(n, rp.Child("name"))...)
-				}
-				if ns := Str(ref, "namespace"); ns == "" {
-					errs = append(errs, field.Required(rp.Child("namespace"), ""))
-				} else {
-					errs = append(errs, dns1123Label(ns, rp.Child("namespace"))...)
-				}
-			}
-		}
-	}
-	return errs
 }
 
 // validateCSIDriverName is ValidateCSIDriverName.

@@ -13,7 +13,9 @@ import (
 // ValidateResourceQuotaUpdate without their metadata checks (the server's
 // generic ones come first, as the real ones do): each hard resource a quota
 // resource with a non-negative (integer, for counts) value, scopes and the
-// scope selector known and fitting the resources, and scopes immutable.
+// scope selector known and fitting the resources, and scopes immutable;
+// on update, also ValidateResourceQuotaStatusUpdate's status.hard and
+// status.used checks (the sandbox has one Validate hook for both writes).
 //
 //	spec: {hard: {pods: 1.5, gpus: 1}, scopes: [BestEffort, NotBestEffort]}
 //	→ spec.hard[gpus]: Invalid value: "gpus": must be a standard resource type or fully qualified
@@ -78,6 +80,11 @@ func ValidateResourceQuota(obj, old map[string]any) field.ErrorList {
 		errs = append(errs, conflictingScopes(names, p, scopesVal)...)
 	}
 	if old != nil {
+		// ValidateResourceQuotaStatusUpdate: what a status write checks (a
+		// write of the main resource keeps the stored status, which passed)
+		st := Obj(obj, "status")
+		errs = append(errs, validateQuotaResources(Obj(st, "hard"), field.NewPath("status", "hard"))...)
+		errs = append(errs, validateQuotaResources(Obj(st, "used"), field.NewPath("status", "used"))...)
 		a, b := slices.Clone(scopes), Strs(Obj(old, "spec"), "scopes")
 		slices.Sort(a)
 		slices.Sort(b)
