@@ -15,7 +15,7 @@ import (
 // canWriteRawList reports whether the list can be spliced: JSON out, no
 // Table, and objects stored in the version (and group) asked for.
 func (q *request) canWriteRawList() bool {
-	return q.out.media == mediaJSON && !q.out.table && q.out.partial == "" &&
+	return q.out.media == mediaJSON && !q.out.table && q.out.partial == "" && !q.s.decodeReads &&
 		(q.res.StorageVersion == "" || q.res.StorageVersion == q.res.Version) && q.res.View == nil
 }
 

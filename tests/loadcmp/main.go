@@ -47,6 +47,8 @@ func main() {
 	nList700 := flag.Int("lists700", 100, "lists of 700 per round and encoding")
 	nList2000 := flag.Int("lists2000", 40, "lists of 2,000 per round and encoding")
 	http1 := flag.Bool("http1", false, "HTTP/1.1 instead of HTTP/2")
+	binFlagsStr := flag.String("binflags", "", "more flags for every started binary, space-separated (e.g. \"-pprof 127.0.0.1:6061\")")
+	only := flag.String("only", "", "run only the paths whose name contains this (e.g. \"protobuf\")")
 	flag.Parse()
 
 	var servers []*server
@@ -65,7 +67,7 @@ func main() {
 		if !ok {
 			must(fmt.Errorf("-bin %q: want NAME=PATH", b))
 		}
-		s, err := startBinary(name, path, *port+i, *http1, *conc)
+		s, err := startBinary(name, path, *port+i, *http1, *conc, strings.Fields(*binFlagsStr))
 		if err != nil {
 			for _, s := range servers {
 				s.stop()
@@ -85,6 +87,9 @@ func main() {
 	var results []result
 	for r := 1; r <= *rounds; r++ {
 		for _, p := range paths(*nCreate, *nGet, *nList700, *nList2000) {
+			if !strings.Contains(p.name, *only) {
+				continue
+			}
 			for _, s := range order(servers, r) {
 				res, err := s.run(p, *conc)
 				if err != nil {

@@ -4,6 +4,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -87,10 +88,16 @@ func oracleServer(dir string, http1 bool, conc int) (*server, error) {
 // startBinary starts a kubesandbox binary as a bare control plane over
 // HTTPS (the test mode: no controllers, no nodes) and waits until it
 // answers /readyz.
-func startBinary(name, path string, port int, http1 bool, conc int) (*server, error) {
+func startBinary(name, path string, port int, http1 bool, conc int, extra []string) (*server, error) {
 	const token = "loadcmp-token"
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	if ln, err := net.Listen("tcp", addr); err != nil { // another server there would be measured instead
+		return nil, fmt.Errorf("%s: port %d: %v", name, port, err)
+	} else {
+		ln.Close()
+	}
 	cmd := exec.Command(path, "-addr", addr, "-tls", "-token", token, "-controllers=false", "-nodes", "0", "-kubeconfig", "")
+	cmd.Args = append(cmd.Args, extra...)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		return nil, err
