@@ -64,17 +64,19 @@ func hasAPIVersion(obj []byte, gv string) bool {
 // objects' cached messages; false (nothing written) when an item does not
 // encode, so that the decoding path answers with its error.
 func (q *request) writeProtoList(kvs []store.KV, lm map[string]any) (bool, error) {
-	items := make([]any, len(kvs))
+	items := make([][]byte, len(kvs))
 	for i, kv := range kvs {
 		e, err := q.storedMessage(kv, q.out.proto)
 		if err != nil {
 			return false, nil
 		}
-		items[i] = protobuf.Raw(e.msg)
+		items[i] = e.msg
 	}
-	return true, q.respond(http.StatusOK, object{
-		"apiVersion": q.res.GroupVersion(), "kind": q.res.ListKind, "metadata": lm, "items": items,
-	})
+	b, err := protobuf.EncodeList(q.res.GroupVersion(), q.res.ListKind, lm, items, q.out.proto)
+	if err != nil {
+		return false, nil
+	}
+	return true, q.writeBody(mediaProtobuf, b)
 }
 
 // writeBody writes a 200 answer of media type ct, with the request's
