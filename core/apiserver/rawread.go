@@ -41,15 +41,33 @@ func (q *request) getStored() (done bool, obj object, err error) {
 		return true, nil, storeErr(err, q.gr(), q.ri.name)
 	}
 	if q.out.media == mediaJSON && hasAPIVersion(kv.Value, q.res.GroupVersion()) {
-		return true, nil, q.writeBody(mediaJSON, kv.Value)
+		return true, nil, q.writeBody(http.StatusOK, mediaJSON, kv.Value)
 	}
 	if q.protoStored() {
 		if e, err := q.storedMessage(kv, q.out.proto); err == nil {
-			return true, nil, q.writeBody(mediaProtobuf, protobuf.Envelope(q.res.GroupVersion(), e.kind, e.msg))
+			return true, nil, q.writeBody(http.StatusOK, mediaProtobuf, protobuf.Envelope(q.res.GroupVersion(), e.kind, e.msg))
 		}
 	}
 	obj, err = q.decodeStored(kv)
 	return err != nil, obj, err
+}
+
+// answersStored reports that a write's JSON answer is the bytes it stored
+// (stored: nil on a dry run): the stored form asked for, and no
+// controller hook that may change the object after the write.
+func (q *request) answersStored(stored []byte) bool {
+	return stored != nil && q.out.media == mediaJSON && q.servesStored() &&
+		q.res.Hooks.Controller == nil && hasAPIVersion(stored, q.res.GroupVersion())
+}
+
+// warnKept adds the warnings kept for obj (respond does this for the
+// answers it encodes).
+func (q *request) warnKept(obj object) {
+	for _, text := range q.s.takeWarnings(obj) {
+		if h, ok := warningHeader(text); ok {
+			q.warn = append(q.warn, h)
+		}
+	}
 }
 
 // hasAPIVersion reports a stored object whose first member (keys are
@@ -76,17 +94,17 @@ func (q *request) writeProtoList(kvs []store.KV, lm map[string]any) (bool, error
 	if err != nil {
 		return false, nil
 	}
-	return true, q.writeBody(mediaProtobuf, b)
+	return true, q.writeBody(http.StatusOK, mediaProtobuf, b)
 }
 
-// writeBody writes a 200 answer of media type ct, with the request's
+// writeBody writes an answer of media type ct, with the request's
 // warnings.
-func (q *request) writeBody(ct string, b []byte) error {
+func (q *request) writeBody(code int, ct string, b []byte) error {
 	for _, w := range q.warn {
 		q.w.Header().Add("Warning", w)
 	}
 	q.w.Header().Set("Content-Type", ct)
-	q.w.WriteHeader(http.StatusOK)
+	q.w.WriteHeader(code)
 	_, err := q.w.Write(b)
 	return err
 }

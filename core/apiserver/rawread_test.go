@@ -2,7 +2,9 @@ package apiserver
 
 import (
 	"bytes"
+	"fmt"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -78,4 +80,42 @@ func TestStoredReadsEqualDecodedReads(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestCreateAnswersStoredBytes: a create's JSON answer (the stored bytes
+// when nothing changes the object after the write) is what a decoding GET
+// of the new object answers, as the encoding path's answer is.
+func TestCreateAnswersStoredBytes(t *testing.T) {
+	s := New(Options{})
+	seed(t, s)
+	for _, r := range []struct{ name, coll, body string }{
+		{"configmap", "/api/v1/namespaces/team/configmaps", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"NAME","labels":{"a":"b"}},"data":{"k":"<&>\u2028é"}}`},
+		{"secret", "/api/v1/namespaces/team/secrets", `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"NAME"},"stringData":{"x":"y"}}`},
+		{"pod", "/api/v1/namespaces/team/pods", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"NAME"},"spec":{"containers":[{"name":"c","image":"nginx","resources":{"limits":{"cpu":"0.5"}}}]}}`},
+		{"deployment", "/apis/apps/v1/namespaces/team/deployments", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"NAME"},"spec":{"selector":{"matchLabels":{"app":"a"}},"template":{"metadata":{"labels":{"app":"a"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}}}`},
+		{"custom resource", "/apis/example.com/v1/namespaces/team/widgets", `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"NAME"},"spec":{"size":1}}`},
+		{"namespace", "/api/v1/namespaces", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"NAME"}}`},
+		{"unknown field warned", "/api/v1/namespaces/team/configmaps", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"NAME"},"bogus":1}`},
+	} {
+		for _, decoded := range []bool{false, true} {
+			name := fmt.Sprintf("%s-%v", strings.ReplaceAll(r.name, " ", "-"), decoded)
+			t.Run(name, func(t *testing.T) {
+				s.decodeReads = decoded
+				req := httptest.NewRequest("POST", r.coll, strings.NewReader(strings.Replace(r.body, "NAME", name, 1)))
+				req.Header.Set("Content-Type", "application/json")
+				w := httptest.NewRecorder()
+				s.ServeHTTP(w, req)
+				s.decodeReads = true
+				defer func() { s.decodeReads = false }()
+				g := httptest.NewRecorder()
+				s.ServeHTTP(g, httptest.NewRequest("GET", r.coll+"/"+name, nil))
+				if w.Code != 201 || !bytes.Equal(w.Body.Bytes(), g.Body.Bytes()) || w.Header().Get("Content-Type") != g.Header().Get("Content-Type") {
+					t.Fatalf("POST %d %s %q\nGET %d %s %q", w.Code, w.Header().Get("Content-Type"), w.Body.Bytes(), g.Code, g.Header().Get("Content-Type"), g.Body.Bytes())
+				}
+				if r.name == "unknown field warned" && len(w.Header().Values("Warning")) != 1 {
+					t.Errorf("warnings %q", w.Header().Values("Warning"))
+				}
+			})
+		}
+	}
 }
