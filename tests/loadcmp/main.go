@@ -123,7 +123,8 @@ func order(s []*server, round int) []*server {
 // printTable prints one row per path and round: each server's rate and CPU
 // per request, and — with the real server first — each other server's
 // ratios to it (throughput: ours ÷ real; CPU: real ÷ ours, so that both
-// read "× better").
+// read "× better"; "net": each server's idle rate over the run taken off
+// first — kube-apiserver and etcd work when nobody asks, 15–100 ms/s here).
 func printTable(f *os.File, servers []*server, results []result) {
 	w := tabwriter.NewWriter(f, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := "path\tround\t"
@@ -132,7 +133,7 @@ func printTable(f *os.File, servers []*server, results []result) {
 	}
 	if servers[0].oracle {
 		for _, s := range servers[1:] {
-			head += s.name + " rate×\t" + s.name + " CPU×\t"
+			head += s.name + " rate×\t" + s.name + " CPU×\t" + s.name + " CPU× net\t"
 		}
 	}
 	fmt.Fprintln(w, head)
@@ -156,7 +157,7 @@ func printTable(f *os.File, servers []*server, results []result) {
 			real := by[k][servers[0].name]
 			for _, s := range servers[1:] {
 				r := by[k][s.name]
-				line += fmt.Sprintf("%.1f\t%.1f\t", r.rate()/real.rate(), real.cpuPerReq()/r.cpuPerReq())
+				line += fmt.Sprintf("%.1f\t%.1f\t%.1f\t", r.rate()/real.rate(), real.cpuPerReq()/r.cpuPerReq(), real.netCPUPerReq()/r.netCPUPerReq())
 			}
 		}
 		fmt.Fprintln(w, line)

@@ -27,7 +27,8 @@ type server struct {
 	oracle bool
 	cmd    *exec.Cmd // started by us (-bin), stopped at the end
 	c      *http.Client
-	ns     string // namespace prefix, unique per run
+	ns     string  // namespace prefix, unique per run
+	idle   float64 // CPU seconds per second with no client (idleCPU)
 }
 
 // result is one path timed on one server.
@@ -37,11 +38,16 @@ type result struct {
 	n            int
 	wall         time.Duration
 	cpu          float64 // seconds of server CPU over the n requests
+	idle         float64 // of which the server's idle rate would be
 	bytes        int64   // response bytes read
 }
 
 func (r result) rate() float64      { return float64(r.n) / r.wall.Seconds() }
 func (r result) cpuPerReq() float64 { return r.cpu / float64(r.n) }
+
+// netCPUPerReq is cpuPerReq without the server's idle rate over the run
+// (kube-apiserver's and etcd's own background work), at least zero.
+func (r result) netCPUPerReq() float64 { return max(r.cpu-r.idle, 0) / float64(r.n) }
 
 func client(http1 bool, conc int) *http.Client {
 	tr := &http.Transport{
@@ -176,7 +182,8 @@ func (s *server) cpuSeconds() float64 {
 func (s *server) idleCPU() float64 {
 	c0, t0 := s.cpuSeconds(), time.Now()
 	time.Sleep(2 * time.Second)
-	return (s.cpuSeconds() - c0) / time.Since(t0).Seconds()
+	s.idle = (s.cpuSeconds() - c0) / time.Since(t0).Seconds()
+	return s.idle
 }
 
 // parallel runs f(0..n-1) on conc workers and returns the bytes read.
@@ -216,5 +223,5 @@ func (s *server) run(p path, conc int) (result, error) {
 		return s.do(m, u, body, ctype, accept, want)
 	})
 	wall, cpu := time.Since(t0), s.cpuSeconds()-c0
-	return result{path: p.name, server: s.name, n: p.n, wall: wall, cpu: cpu, bytes: b}, err
+	return result{path: p.name, server: s.name, n: p.n, wall: wall, cpu: cpu, idle: s.idle * wall.Seconds(), bytes: b}, err
 }
