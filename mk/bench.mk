@@ -27,3 +27,23 @@ bench:
 	     /^Benchmark/ { name = $$1; sub(/-[0-9]+$$/, "", name); sub(/^Benchmark/, "", name); \
 	       line = sprintf("%-16s %-30s %10s", pkg, name, $$2); \
 	       for (i = 3; i < NF; i += 2) line = line sprintf("  %12s %s", $$i, $$(i+1)); print line }' $(BENCH_OUT)
+
+# Against the real control plane (issue #16 "Native"; docs/bench.md "Against
+# the real kube-apiserver"): tests/loadcmp starts bin/kubesandbox (and
+# LOADCMP_BEFORE, another build, if set) and times create, GET and lists of
+# 700 / 2,000 (JSON and protobuf) on it and on a running oracle, same client,
+# same run: requests/s and server CPU per request (kube-apiserver + etcd).
+# Our binaries listen from ORACLE_PORT+5 on (the oracle takes PORT..PORT+3).
+#
+#   (cd ../shared/oracle && KUBE_KCM=0 ./kube-start.sh 10130)
+#   make bench-native ORACLE_PORT=10130 [LOADCMP_FLAGS='-rounds 2 -c 4']
+ORACLE_PORT ?= 6480
+KUBE_ORACLE_DIR ?= $(HOME)/.cache/kube-oracle
+LOADCMP_FLAGS ?= -rounds 2
+LOADCMP_BEFORE ?=
+
+.PHONY: bench-native
+bench-native: build
+	$(GO) build -o $(BIN)/loadcmp ./tests/loadcmp
+	$(BIN)/loadcmp -oracle $(KUBE_ORACLE_DIR)/run/kube-$(ORACLE_PORT) -port $$(($(ORACLE_PORT) + 5)) \
+	  $(if $(LOADCMP_BEFORE),-bin before=$(LOADCMP_BEFORE)) -bin ours=$(BIN)/kubesandbox $(LOADCMP_FLAGS)

@@ -24,12 +24,17 @@ func (q *request) create() error {
 	}
 	q.warnFinalizers(obj, nil)
 	adm := q.admission("CREATE", writeOptions("CreateOptions", dry))
-	out, err := q.s.createObject(q.res, obj, createOpts{manager: q.managerName(), dryRun: dry, adm: adm, user: q.user()})
+	var stored []byte
+	out, err := q.s.createObject(q.res, obj, createOpts{manager: q.managerName(), dryRun: dry, adm: adm, user: q.user(), stored: &stored})
 	q.warn = append(q.warn, adm.warnings()...)
 	if err != nil {
 		return err
 	}
 	q.kindWarnings(out, nil)
+	if q.answersStored(stored) {
+		q.warnKept(out)
+		return q.writeBody(http.StatusCreated, mediaJSON, stored)
+	}
 	return q.respond(http.StatusCreated, out)
 }
 
@@ -170,6 +175,9 @@ type createOpts struct {
 	user resource.User
 	// adm is the request's validating admission (nil: none).
 	adm *admission
+	// stored, when set, receives the bytes written to the store (not on a
+	// dry run): the answer's JSON when nothing changes the object after.
+	stored *[]byte
 }
 
 // createObject runs the create pipeline on a decoded, type-checked object
@@ -233,6 +241,9 @@ func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) 
 			return store.NoOp(), err
 		}
 		result = obj
+		if o.stored != nil {
+			*o.stored = b
+		}
 		return store.PutOp(b), nil
 	})
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 // canWriteRawList reports whether the list can be spliced: JSON out, no
 // Table, and objects stored in the version (and group) asked for.
 func (q *request) canWriteRawList() bool {
-	return q.out.media == mediaJSON && !q.out.table && q.out.partial == "" &&
+	return q.out.media == mediaJSON && !q.out.table && q.out.partial == "" && !q.s.decodeReads &&
 		(q.res.StorageVersion == "" || q.res.StorageVersion == q.res.Version) && q.res.View == nil
 }
 
@@ -24,32 +24,31 @@ func (q *request) writeRawList(kvs []store.KV, lm map[string]any) error {
 	if err != nil {
 		return err
 	}
-	var b bytes.Buffer
-	b.Grow(64 + len(meta) + len(kvs)*(len(first(kvs))+1))
-	b.WriteString(`{"apiVersion":"`)
-	b.WriteString(q.res.GroupVersion())
-	b.WriteString(`","items":[`)
+	b := make([]byte, 0, 64+len(meta)+len(kvs)*(len(first(kvs))+1))
+	b = append(b, `{"apiVersion":"`...)
+	b = append(b, q.res.GroupVersion()...)
+	b = append(b, `","items":[`...)
 	for i, kv := range kvs {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
 		if q.res.CRD {
-			b.Write(kv.Value)
+			b = append(b, kv.Value...)
 		} else {
-			b.Write(withoutTypeMeta(kv.Value))
+			b = appendWithoutTypeMeta(b, kv.Value)
 		}
 	}
-	b.WriteString(`],"kind":"`)
-	b.WriteString(q.res.ListKind)
-	b.WriteString(`","metadata":`)
-	b.Write(meta)
-	b.WriteByte('}')
+	b = append(b, `],"kind":"`...)
+	b = append(b, q.res.ListKind...)
+	b = append(b, `","metadata":`...)
+	b = append(b, meta...)
+	b = append(b, '}')
 	for _, w := range q.warn {
 		q.w.Header().Add("Warning", w)
 	}
 	q.w.Header().Set("Content-Type", mediaJSON)
 	q.w.WriteHeader(http.StatusOK)
-	_, err = q.w.Write(b.Bytes())
+	_, err = q.w.Write(b)
 	return err
 }
 
@@ -62,25 +61,37 @@ func first(kvs []store.KV) []byte {
 
 // withoutTypeMeta drops the top-level "apiVersion" and "kind" members of a
 // compact JSON object, as typed lists show their items. Input that is not
-// a well-formed object is returned unchanged.
-func withoutTypeMeta(obj []byte) []byte {
+// a well-formed object up to both members is returned unchanged. Keys are
+// unique in stored objects (they are marshalled maps), so once both
+// members are gone the rest is copied without scanning it.
+func withoutTypeMeta(obj []byte) []byte { return appendWithoutTypeMeta(nil, obj) }
+
+// appendWithoutTypeMeta appends withoutTypeMeta(obj) to dst.
+func appendWithoutTypeMeta(dst, obj []byte) []byte {
 	if len(obj) < 2 || obj[0] != '{' {
-		return obj
+		return append(dst, obj...)
 	}
-	out := make([]byte, 0, len(obj))
-	out = append(out, '{')
+	base := len(dst)
+	out := append(dst, '{')
 	i, n := 1, len(obj)
 	firstMember := true
+	dropped := 0
 	for i < n && obj[i] != '}' {
+		if dropped == 2 { // the rest: members after the last one dropped
+			if !firstMember {
+				out = append(out, ',')
+			}
+			return append(out, obj[i:]...)
+		}
 		start := i
 		keyEnd := skipString(obj, i)
 		if keyEnd < 0 || keyEnd >= n || obj[keyEnd] != ':' {
-			return obj
+			return append(dst[:base], obj...)
 		}
 		key := obj[start:keyEnd]
 		valEnd := skipValue(obj, keyEnd+1)
 		if valEnd < 0 {
-			return obj
+			return append(dst[:base], obj...)
 		}
 		if !bytes.Equal(key, []byte(`"apiVersion"`)) && !bytes.Equal(key, []byte(`"kind"`)) {
 			if !firstMember {
@@ -88,6 +99,8 @@ func withoutTypeMeta(obj []byte) []byte {
 			}
 			out = append(out, obj[start:valEnd]...)
 			firstMember = false
+		} else {
+			dropped++
 		}
 		i = valEnd
 		if i < n && obj[i] == ',' {
@@ -95,25 +108,32 @@ func withoutTypeMeta(obj []byte) []byte {
 		}
 	}
 	if i >= n {
-		return obj
+		return append(dst[:base], obj...)
 	}
 	return append(out, '}')
 }
 
-// skipString returns the index after the JSON string starting at i, or -1.
+// skipString returns the index after the JSON string starting at i, or -1:
+// the next quote that follows an even run of backslashes.
 func skipString(b []byte, i int) int {
 	if i >= len(b) || b[i] != '"' {
 		return -1
 	}
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
+	for j := i + 1; ; {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return -1
 		}
+		q := j + k
+		esc := 0
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			esc++
+		}
+		if esc%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
 	}
-	return -1
 }
 
 // skipValue returns the index after the compact JSON value starting at i.

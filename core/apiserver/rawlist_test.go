@@ -11,6 +11,8 @@ func TestWithoutTypeMeta(t *testing.T) {
 		{"configmap", `{"apiVersion":"v1","data":{"kind":"x"},"kind":"ConfigMap","metadata":{"name":"a"}}`, `{"data":{"kind":"x"},"metadata":{"name":"a"}}`},
 		{"strings with escapes", `{"apiVersion":"v1","a":"q\"}","kind":"K"}`, `{"a":"q\"}"}`},
 		{"arrays", `{"apiVersion":"v1","items":[{"kind":"x"},[1,2]],"kind":"K","z":true}`, `{"items":[{"kind":"x"},[1,2]],"z":true}`},
+		{"backslash runs before quotes", `{"a":"\\\\","apiVersion":"v1","b":"q\\\"}\\\\","kind":"K","z":[1]}`, `{"a":"\\\\","b":"q\\\"}\\\\","z":[1]}`},
+		{"the rest after both, copied", `{"apiVersion":"v1","data":{"kind":"x"},"kind":"ConfigMap","metadata":{"name":"a"},"z":"}"}`, `{"data":{"kind":"x"},"metadata":{"name":"a"},"z":"}"}`},
 		{"only type meta", `{"apiVersion":"v1","kind":"K"}`, `{}`},
 		{"empty", `{}`, `{}`},
 		{"not an object", `[1]`, `[1]`},

@@ -25,8 +25,14 @@ func (q *request) get() error {
 	if err := q.waitForRV(q.query.Get("resourceVersion")); err != nil {
 		return err
 	}
-	obj, err := q.current()
-	if err != nil {
+	var obj object
+	var err error
+	if q.servesStored() {
+		var done bool
+		if done, obj, err = q.getStored(); done {
+			return err
+		}
+	} else if obj, err = q.current(); err != nil {
 		return err
 	}
 	return q.respond(http.StatusOK, obj)
@@ -268,6 +274,11 @@ func (q *request) list() error {
 	lm := pageMeta(q, kvs, readRev, remaining, match == nil, prefix)
 	if q.canWriteRawList() {
 		return q.writeRawList(kvs, lm)
+	}
+	if q.protoStored() {
+		if done, err := q.writeProtoList(kvs, lm); done {
+			return err
+		}
 	}
 	items := make([]any, 0, len(kvs))
 	for _, kv := range kvs {

@@ -136,11 +136,7 @@ func decodeStoredFor(res *resource.Resource, kv store.KV) (object, error) {
 
 // respond writes an object (or list, or Status) in the negotiated form.
 func (q *request) respond(code int, v object) error {
-	for _, text := range q.s.takeWarnings(v) {
-		if h, ok := warningHeader(text); ok {
-			q.warn = append(q.warn, h)
-		}
-	}
+	q.warnKept(v)
 	for _, w := range q.warn {
 		q.w.Header().Add("Warning", w)
 	}

@@ -73,6 +73,13 @@ type Server struct {
 	// each event (watch_event.go) — the baseline of the benchmarks and of
 	// the equivalence test, set before the first watch; never in service.
 	perWatcherEncoding bool
+
+	// encoded keeps the protobuf messages of stored objects (rawread.go).
+	encoded encodeCache
+	// decodeReads: every read decodes the stored objects and encodes its
+	// answer (no stored-bytes paths, rawread.go, rawlist.go) — the
+	// baseline of the equivalence test; never in service.
+	decodeReads bool
 }
 
 // New returns a Server with the built-in resources and the default

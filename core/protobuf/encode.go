@@ -34,8 +34,9 @@ import (
 //	   0a 01 78 12 00 …   non-pointer field, creationTimestamp 42 00 …)
 //	12 06 0a 01 61 12 01 62   data entry a=b
 
-// Raw is an already-encoded value for a RawExtension field (the object of
-// a protobuf WatchEvent is the enveloped protobuf object, not JSON).
+// Raw is an already-encoded value: for a RawExtension field (the object of
+// a protobuf WatchEvent is the enveloped protobuf object, not JSON), or a
+// message field's encoded message (a list's items kept encoded).
 type Raw []byte
 
 // EncodeMessage encodes obj, the typed JSON of the type whose generated
@@ -209,6 +210,9 @@ func (e *encoder) value(buf []byte, num int, f *field, v any, s *schema.Schema) 
 		buf = appendUvarint(buf, uint64(num<<3|wireFixed64))
 		return binary.LittleEndian.AppendUint64(buf, math.Float64bits(x)), nil
 	case 'o':
+		if r, ok := v.(Raw); ok {
+			return appendBytes(buf, num, r), nil
+		}
 		m, ok := v.(map[string]any)
 		if !ok && v != nil {
 			return nil, typeError(f, v)

@@ -2,6 +2,7 @@ package protobuf
 
 import (
 	_ "embed"
+	"encoding/binary"
 	"strings"
 	"sync"
 
@@ -128,4 +129,48 @@ func walkTable(s *schema.Schema, t *table, seen map[*schema.Schema]bool) bool {
 		}
 	}
 	return true
+}
+
+// EncodeList is EncodeResponse of the list {apiVersion, kind, metadata:
+// listMeta, items} whose items, of schema item, are already encoded
+// messages (EncodeMessage of each, e.g. kept from earlier answers): the
+// same bytes, written into one buffer of the final size instead of
+// growing and copying each nesting level.
+func EncodeList(apiVersion, kind string, listMeta map[string]any, items [][]byte, item *schema.Schema) ([]byte, error) {
+	ls := ListOf(item)
+	t, err := tableOf(ls)
+	if err != nil {
+		return nil, err
+	}
+	last := t.sorted[len(t.sorted)-1]
+	if last.name != "items" || last.rep != '*' || last.kind != 'o' { // not a list's layout: the general way
+		raws := make([]any, len(items))
+		for i, b := range items {
+			raws[i] = Raw(b)
+		}
+		return EncodeObject(map[string]any{"apiVersion": apiVersion, "kind": kind, "metadata": listMeta, "items": raws}, ls)
+	}
+	head, err := (&encoder{}).fields(nil, map[string]any{"metadata": listMeta}, ls, t)
+	if err != nil {
+		return nil, err
+	}
+	n := len(head)
+	for _, b := range items {
+		n += bytesSize(last.num, len(b))
+	}
+	tm := appendBytes(appendBytes(nil, 1, []byte(apiVersion)), 2, []byte(kind))
+	out := make([]byte, 0, len(Prefix)+bytesSize(1, len(tm))+bytesSize(2, n)+4)
+	out = append(out, Prefix...)
+	out = appendBytes(out, 1, tm)
+	out = appendUvarint(appendUvarint(out, 2<<3|wireBytes), uint64(n))
+	out = append(out, head...)
+	for _, b := range items {
+		out = appendBytes(out, last.num, b)
+	}
+	return appendBytes(appendBytes(out, 3, nil), 4, nil), nil
+}
+
+// bytesSize is the length of field num holding l bytes.
+func bytesSize(num, l int) int {
+	return len(binary.AppendUvarint(binary.AppendUvarint(nil, uint64(num<<3|wireBytes)), uint64(l))) + l
 }

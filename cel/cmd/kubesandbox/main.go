@@ -15,6 +15,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net/http"
+	_ "net/http/pprof" // served only with -pprof, on its own listener
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -32,7 +34,11 @@ func main() {
 	nodes := flag.Int("nodes", controllers.DefaultNodes, "simulated Nodes (sandbox-control-plane, sandbox-worker, ...); 0: nothing runs Pods, they stay Pending (a control plane without scheduler or kubelet)")
 	useTLS := flag.Bool("tls", false, "serve HTTPS with a self-signed certificate and require a bearer token (both written to the kubeconfig)")
 	token := flag.String("token", "", "with -tls: the bearer token to require (default: random)")
+	pprofAddr := flag.String("pprof", "", "serve net/http/pprof on this address (e.g. 127.0.0.1:6061; empty: don't), apart from the API")
 	flag.Parse()
+	if *pprofAddr != "" {
+		go func() { fmt.Fprintln(os.Stderr, http.ListenAndServe(*pprofAddr, nil)) }()
+	}
 
 	if *nodes < 0 {
 		fmt.Fprintln(os.Stderr, "-nodes must not be negative")
