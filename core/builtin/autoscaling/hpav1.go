@@ -1,12 +1,12 @@
 package autoscaling
 
 import (
-	"encoding/json"
 	"reflect"
 	"strings"
 
 	. "github.com/kubesandbox/kubesandbox/core/builtin/common"
 	"github.com/kubesandbox/kubesandbox/core/field"
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
 )
 
 // autoscaling/v1 HorizontalPodAutoscalers are a view of the stored
@@ -58,17 +58,16 @@ func setAnnotations(out, annotations map[string]any) {
 	md["annotations"] = annotations
 }
 
-func isCPUUtilization(m v2Metric) bool {
-	return m.Type == "Resource" && m.Resource != nil && m.Resource.Name == "cpu" && m.Resource.Target != nil && m.Resource.Target.AverageUtilization != nil
+// isCPUUtilization: a Resource metric on cpu whose target (or current
+// value, with val "current") is a utilization.
+func isCPUUtilization(m map[string]any, val string) bool {
+	r := Obj(m, "resource")
+	return Str(m, "type") == "Resource" && r != nil && Str(r, "name") == "cpu" && Obj(r, val)["averageUtilization"] != nil
 }
 
 // HPAToV1 is the View's FromStorage: Convert_autoscaling_HorizontalPodAutoscaler_To_v1.
 func HPAToV1(obj map[string]any) map[string]any {
 	out, ann := withMeta(obj, "autoscaling/v1")
-	round := map[string]any{}
-	for k, v := range ann {
-		round[k] = v
-	}
 	for _, k := range roundTripAnnotations {
 		delete(ann, k)
 	}
@@ -79,17 +78,15 @@ func HPAToV1(obj map[string]any) map[string]any {
 			s1[k] = v
 		}
 	}
-	var metrics []v2Metric
-	recode(spec["metrics"], &metrics)
-	var others []v1Metric
-	for _, m := range metrics {
-		if isCPUUtilization(m) {
+	var others []any
+	for _, m := range Objs(spec, "metrics") {
+		if isCPUUtilization(m, "target") {
 			if _, ok := s1["targetCPUUtilizationPercentage"]; !ok {
-				s1["targetCPUUtilizationPercentage"] = *m.Resource.Target.AverageUtilization
+				s1["targetCPUUtilizationPercentage"] = Obj(Obj(m, "resource"), "target")["averageUtilization"]
 			}
 			continue
 		}
-		others = append(others, metricToV1(m))
+		others = append(others, metricToV1(m, false))
 	}
 	out["spec"] = s1
 	st1 := map[string]any{"currentReplicas": Int(st, "currentReplicas"), "desiredReplicas": Int(st, "desiredReplicas")}
@@ -98,31 +95,29 @@ func HPAToV1(obj map[string]any) map[string]any {
 			st1[k] = v
 		}
 	}
-	var current []v2Metric
-	recode(st["currentMetrics"], &current)
-	var current1 []v1MetricStatus
-	for _, m := range current {
-		if m.Type == "Resource" && m.Resource != nil && m.Resource.Name == "cpu" && m.Resource.Current != nil && m.Resource.Current.AverageUtilization != nil {
-			st1["currentCPUUtilizationPercentage"] = *m.Resource.Current.AverageUtilization
+	var current []any
+	for _, m := range Objs(st, "currentMetrics") {
+		if isCPUUtilization(m, "current") {
+			st1["currentCPUUtilizationPercentage"] = Obj(Obj(m, "resource"), "current")["averageUtilization"]
 		}
-		current1 = append(current1, statusToV1(m))
+		current = append(current, metricToV1(m, true))
 	}
 	out["status"] = st1
 	if len(others) > 0 {
 		ann[annMetrics] = marshal(others)
 	}
-	if len(current1) > 0 {
-		ann[annCurrent] = marshal(current1)
+	if len(current) > 0 {
+		ann[annCurrent] = marshal(current)
 	}
 	if b, ok := spec["behavior"].(map[string]any); ok {
-		var ib internalBehavior
-		recode(b, &ib) // field names match case-insensitively
-		ann[annBehavior] = marshal(ib)
+		ann[annBehavior] = marshal(behaviorInternal(b))
 	}
-	if conds := List(st, "conditions"); len(conds) > 0 {
-		var cs []v1Condition
-		recode(conds, &cs)
-		ann[annConditions] = marshal(cs)
+	if conds := Objs(st, "conditions"); len(conds) > 0 {
+		l := make([]any, len(conds))
+		for i, c := range conds {
+			l[i] = conditionV1(c)
+		}
+		ann[annConditions] = marshal(l)
 	}
 	setAnnotations(out, ann)
 	return out
@@ -139,25 +134,23 @@ func HPAToV2(obj map[string]any) map[string]any {
 		}
 	}
 	var metrics []any
-	if enc, ok := ann[annMetrics].(string); ok {
-		var others []v1Metric
-		if json.Unmarshal([]byte(enc), &others) == nil {
-			for _, m := range others {
-				metrics = append(metrics, toJSONValue(metricToV2(m)))
-			}
+	if others, ok := decodeList(ann[annMetrics]); ok {
+		for _, m := range others {
+			metrics = append(metrics, metricToV2(m, false))
 		}
 	}
-	if cpu, ok := IntOK(spec, "targetCPUUtilizationPercentage"); ok && Has(spec, "targetCPUUtilizationPercentage") {
+	if cpu := spec["targetCPUUtilizationPercentage"]; cpu != nil {
 		metrics = append(metrics, cpuMetric(cpu))
 	}
 	if len(metrics) == 0 {
-		metrics = []any{cpuMetric(80)} // the v1 implicit default, applied in conversion
+		metrics = []any{cpuMetric(int64(80))} // the v1 implicit default, applied in conversion
 	}
 	s2["metrics"] = metrics
 	if enc, ok := ann[annBehavior].(string); ok {
-		var ib internalBehavior
-		if json.Unmarshal([]byte(enc), &ib) == nil && (ib.ScaleUp != nil || ib.ScaleDown != nil) {
-			s2["behavior"] = lowerKeys(toJSONValue(ib))
+		if b, err := jsonx.DecodeObject([]byte(enc)); err == nil {
+			if v2 := lowerKeys(b).(map[string]any); len(v2) > 0 {
+				s2["behavior"] = v2
+			}
 		}
 	}
 	out["spec"] = s2
@@ -170,24 +163,22 @@ func HPAToV2(obj map[string]any) map[string]any {
 			st2[k] = v
 		}
 	}
-	if cpu, ok := IntOK(st, "currentCPUUtilizationPercentage"); ok && Has(st, "currentCPUUtilizationPercentage") {
+	if cpu := st["currentCPUUtilizationPercentage"]; cpu != nil {
 		st2["currentMetrics"] = []any{map[string]any{"type": "Resource", "resource": map[string]any{"name": "cpu", "current": map[string]any{"averageUtilization": cpu}}}}
 	}
-	if enc, ok := ann[annCurrent].(string); ok {
-		var cur []v1MetricStatus
-		if json.Unmarshal([]byte(enc), &cur) == nil {
-			l := make([]any, len(cur))
-			for i, m := range cur {
-				l[i] = toJSONValue(statusToV2(m))
-			}
-			st2["currentMetrics"] = l
+	if cur, ok := decodeList(ann[annCurrent]); ok {
+		l := make([]any, len(cur))
+		for i, m := range cur {
+			l[i] = metricToV2(m, true)
 		}
+		st2["currentMetrics"] = l
 	}
-	if enc, ok := ann[annConditions].(string); ok {
-		var cs []v1Condition
-		if json.Unmarshal([]byte(enc), &cs) == nil {
-			st2["conditions"] = toJSONValue(cs)
+	if cs, ok := decodeList(ann[annConditions]); ok {
+		l := make([]any, len(cs))
+		for i, c := range cs {
+			l[i] = lowerKeys(c) // drops the null lastTransitionTime
 		}
+		st2["conditions"] = l
 	}
 	out["status"] = st2
 	for _, k := range roundTripAnnotations {
@@ -197,13 +188,13 @@ func HPAToV2(obj map[string]any) map[string]any {
 	return out
 }
 
-func cpuMetric(utilization int64) map[string]any {
+func cpuMetric(utilization any) map[string]any {
 	return map[string]any{"type": "Resource", "resource": map[string]any{"name": "cpu",
 		"target": map[string]any{"type": "Utilization", "averageUtilization": utilization}}}
 }
 
 func marshal(v any) string {
-	b, _ := json.Marshal(v)
+	b, _ := jsonx.Marshal(v)
 	return string(b)
 }
 

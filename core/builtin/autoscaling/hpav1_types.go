@@ -1,374 +1,274 @@
 package autoscaling
 
 import (
-	"encoding/json"
+	"bytes"
 
+	. "github.com/kubesandbox/kubesandbox/core/builtin/common"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 )
 
-// The Go shapes behind autoscaling/v1's round-trip annotations: the
-// annotations hold json.Marshal of k8s.io/api/autoscaling/v1 types (and of
-// the internal HorizontalPodAutoscalerBehavior, whose fields have no json
-// tags), so their field order and omitempty rules are those of these
-// structs, and the v2 shapes they convert from and to.
+// The texts of autoscaling/v1's round-trip annotations are json.Marshal of
+// k8s.io/api/autoscaling/v1 types (and of the internal
+// HorizontalPodAutoscalerBehavior, whose fields have no json tags), so
+// their fields come in struct order with the structs' omitempty rules.
+// They are written here from the v2 maps as ordered objects (cheaper in
+// the browser build than Go struct shapes), and read back into v2 maps.
 
-// qty is a resource.Quantity that Go always writes ("0" when unset).
-type qty string
-
-func (q qty) MarshalJSON() ([]byte, error) {
-	if q == "" {
-		q = "0"
-	}
-	return json.Marshal(string(q))
+type kv struct {
+	k string
+	v any
 }
 
-type ref struct {
-	Kind       string `json:"kind"`
-	Name       string `json:"name"`
-	APIVersion string `json:"apiVersion,omitempty"`
-}
+// ordered is a JSON object whose fields keep their order.
+type ordered []kv
 
-type selector struct {
-	MatchLabels      map[string]string `json:"matchLabels,omitempty"`
-	MatchExpressions []struct {
-		Key      string   `json:"key"`
-		Operator string   `json:"operator"`
-		Values   []string `json:"values,omitempty"`
-	} `json:"matchExpressions,omitempty"`
-}
-
-// autoscaling/v1 MetricSpec and MetricStatus (the v2beta1 shapes).
-type v1Metric struct {
-	Type   string `json:"type"`
-	Object *struct {
-		Target       ref       `json:"target"`
-		MetricName   string    `json:"metricName"`
-		TargetValue  qty       `json:"targetValue"`
-		Selector     *selector `json:"selector,omitempty"`
-		AverageValue *string   `json:"averageValue,omitempty"`
-	} `json:"object,omitempty"`
-	Pods *struct {
-		MetricName         string    `json:"metricName"`
-		TargetAverageValue qty       `json:"targetAverageValue"`
-		Selector           *selector `json:"selector,omitempty"`
-	} `json:"pods,omitempty"`
-	Resource          *v1Resource `json:"resource,omitempty"`
-	ContainerResource *v1Resource `json:"containerResource,omitempty"`
-	External          *struct {
-		MetricName         string    `json:"metricName"`
-		MetricSelector     *selector `json:"metricSelector,omitempty"`
-		TargetValue        *string   `json:"targetValue,omitempty"`
-		TargetAverageValue *string   `json:"targetAverageValue,omitempty"`
-	} `json:"external,omitempty"`
-}
-
-type v1Resource struct {
-	Name                     string  `json:"name"`
-	TargetAverageUtilization *int64  `json:"targetAverageUtilization,omitempty"`
-	TargetAverageValue       *string `json:"targetAverageValue,omitempty"`
-	Container                *string `json:"container,omitempty"` // ContainerResource only (never omitted there)
-}
-
-type v1MetricStatus struct {
-	Type   string `json:"type"`
-	Object *struct {
-		Target       ref       `json:"target"`
-		MetricName   string    `json:"metricName"`
-		CurrentValue qty       `json:"currentValue"`
-		Selector     *selector `json:"selector,omitempty"`
-		AverageValue *string   `json:"averageValue,omitempty"`
-	} `json:"object,omitempty"`
-	Pods *struct {
-		MetricName          string    `json:"metricName"`
-		CurrentAverageValue qty       `json:"currentAverageValue"`
-		Selector            *selector `json:"selector,omitempty"`
-	} `json:"pods,omitempty"`
-	Resource          *v1ResourceStatus `json:"resource,omitempty"`
-	ContainerResource *v1ResourceStatus `json:"containerResource,omitempty"`
-	External          *struct {
-		MetricName          string    `json:"metricName"`
-		MetricSelector      *selector `json:"metricSelector,omitempty"`
-		CurrentValue        qty       `json:"currentValue"`
-		CurrentAverageValue *string   `json:"currentAverageValue,omitempty"`
-	} `json:"external,omitempty"`
-}
-
-type v1ResourceStatus struct {
-	Name                      string  `json:"name"`
-	CurrentAverageUtilization *int64  `json:"currentAverageUtilization,omitempty"`
-	CurrentAverageValue       qty     `json:"currentAverageValue"`
-	Container                 *string `json:"container,omitempty"`
-}
-
-type v1Condition struct {
-	Type               string  `json:"type"`
-	Status             string  `json:"status"`
-	LastTransitionTime *string `json:"lastTransitionTime"` // metav1.Time: null when unset
-	Reason             string  `json:"reason,omitempty"`
-	Message            string  `json:"message,omitempty"`
-	ObservedGeneration *int64  `json:"observedGeneration,omitempty"`
-}
-
-// internalBehavior is autoscaling.HorizontalPodAutoscalerBehavior as
-// json.Marshal writes it: Go field names, nil pointers as null.
-type internalBehavior struct {
-	ScaleUp, ScaleDown *struct {
-		StabilizationWindowSeconds *int64
-		SelectPolicy               *string
-		Policies                   []struct {
-			Type          string
-			Value         int64
-			PeriodSeconds int64
+func (o ordered) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range o {
+		if i > 0 {
+			b.WriteByte(',')
 		}
-		Tolerance *string
+		k, _ := jsonx.Marshal(f.k)
+		b.Write(k)
+		b.WriteByte(':')
+		v, err := jsonx.Marshal(f.v)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
 	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
-// v2 shapes (autoscaling/v2 MetricSpec and MetricStatus).
-type v2Target struct {
-	Type               string  `json:"type,omitempty"` // always set in a spec, never in a status
-	Value              *string `json:"value,omitempty"`
-	AverageValue       *string `json:"averageValue,omitempty"`
-	AverageUtilization *int64  `json:"averageUtilization,omitempty"`
-}
-
-type v2Ident struct {
-	Name     string    `json:"name"`
-	Selector *selector `json:"selector,omitempty"`
-}
-
-type v2Source struct {
-	DescribedObject *ref      `json:"describedObject,omitempty"` // Object
-	Metric          *v2Ident  `json:"metric,omitempty"`          // Object, Pods, External
-	Name            string    `json:"name,omitempty"`            // Resource, ContainerResource
-	Container       *string   `json:"container,omitempty"`       // ContainerResource
-	Target          *v2Target `json:"target,omitempty"`          // specs
-	Current         *v2Target `json:"current,omitempty"`         // statuses (no type)
-}
-
-type v2Metric struct {
-	Type              string    `json:"type"`
-	Object            *v2Source `json:"object,omitempty"`
-	Pods              *v2Source `json:"pods,omitempty"`
-	Resource          *v2Source `json:"resource,omitempty"`
-	ContainerResource *v2Source `json:"containerResource,omitempty"`
-	External          *v2Source `json:"external,omitempty"`
-}
-
-// recode converts between decoded JSON and a Go shape (either way) through
-// its JSON; false when it does not fit.
-func recode(in, out any) bool {
-	b, err := jsonx.Marshal(in)
-	return err == nil && json.Unmarshal(b, out) == nil
-}
-
-// toJSONValue is a Go shape as decoded JSON (int64 numbers).
-func toJSONValue(in any) any {
-	b, err := json.Marshal(in)
-	if err != nil {
-		return nil
+// opt appends k when v is set (omitempty of a pointer or string).
+func (o ordered) opt(k string, v any) ordered {
+	if v == nil || v == "" {
+		return o
 	}
-	v, _ := jsonx.Decode(b)
+	return append(o, kv{k, v})
+}
+
+// qty is a resource.Quantity Go always writes ("0" when unset).
+func qty(v any) any {
+	if v == nil {
+		return "0"
+	}
 	return v
 }
 
-// metricToV1 is Convert_autoscaling_MetricSpec_To_v1_MetricSpec.
-func metricToV1(m v2Metric) v1Metric {
-	out := v1Metric{Type: m.Type}
-	t := func(s *v2Source) v2Target {
-		if s.Target == nil {
-			return v2Target{}
-		}
-		return *s.Target
+func refV1(r map[string]any) ordered {
+	return ordered{{"kind", Str(r, "kind")}, {"name", Str(r, "name")}}.opt("apiVersion", Str(r, "apiVersion"))
+}
+
+// selectorV1 is a metav1.LabelSelector (nil when absent).
+func selectorV1(m map[string]any, k string) any {
+	s, ok := m[k].(map[string]any)
+	if !ok {
+		return nil
 	}
-	id := func(s *v2Source) v2Ident {
-		if s.Metric == nil {
-			return v2Ident{}
-		}
-		return *s.Metric
+	out := ordered{}
+	if ml := Obj(s, "matchLabels"); len(ml) > 0 {
+		out = append(out, kv{"matchLabels", ml})
 	}
-	if s := m.Object; s != nil {
-		out.Object = &struct {
-			Target       ref       `json:"target"`
-			MetricName   string    `json:"metricName"`
-			TargetValue  qty       `json:"targetValue"`
-			Selector     *selector `json:"selector,omitempty"`
-			AverageValue *string   `json:"averageValue,omitempty"`
-		}{MetricName: id(s).Name, Selector: id(s).Selector, AverageValue: t(s).AverageValue}
-		if s.DescribedObject != nil {
-			out.Object.Target = *s.DescribedObject
+	if me := Objs(s, "matchExpressions"); len(me) > 0 {
+		l := make([]any, len(me))
+		for i, e := range me {
+			r := ordered{{"key", Str(e, "key")}, {"operator", Str(e, "operator")}}
+			if v := List(e, "values"); len(v) > 0 {
+				r = append(r, kv{"values", v})
+			}
+			l[i] = r
 		}
-		if v := t(s).Value; v != nil {
-			out.Object.TargetValue = qty(*v)
-		}
-	}
-	if s := m.Pods; s != nil {
-		out.Pods = &struct {
-			MetricName         string    `json:"metricName"`
-			TargetAverageValue qty       `json:"targetAverageValue"`
-			Selector           *selector `json:"selector,omitempty"`
-		}{MetricName: id(s).Name, Selector: id(s).Selector}
-		if v := t(s).AverageValue; v != nil {
-			out.Pods.TargetAverageValue = qty(*v)
-		}
-	}
-	if s := m.Resource; s != nil {
-		out.Resource = &v1Resource{Name: s.Name, TargetAverageUtilization: t(s).AverageUtilization, TargetAverageValue: t(s).AverageValue}
-	}
-	if s := m.ContainerResource; s != nil {
-		c := ""
-		if s.Container != nil {
-			c = *s.Container
-		}
-		out.ContainerResource = &v1Resource{Name: s.Name, TargetAverageUtilization: t(s).AverageUtilization, TargetAverageValue: t(s).AverageValue, Container: &c}
-	}
-	if s := m.External; s != nil {
-		out.External = &struct {
-			MetricName         string    `json:"metricName"`
-			MetricSelector     *selector `json:"metricSelector,omitempty"`
-			TargetValue        *string   `json:"targetValue,omitempty"`
-			TargetAverageValue *string   `json:"targetAverageValue,omitempty"`
-		}{MetricName: id(s).Name, MetricSelector: id(s).Selector, TargetValue: t(s).Value, TargetAverageValue: t(s).AverageValue}
+		out = append(out, kv{"matchExpressions", l})
 	}
 	return out
 }
 
-// metricToV2 is Convert_v1_MetricSpec_To_autoscaling_MetricSpec.
-func metricToV2(m v1Metric) v2Metric {
-	out := v2Metric{Type: m.Type}
-	if s := m.Object; s != nil {
-		target := &v2Target{Type: "Value", AverageValue: s.AverageValue}
-		v := string(s.TargetValue)
-		if v == "" {
-			v = "0"
+// metricToV1 is Convert_autoscaling_MetricSpec_To_v1_MetricSpec (status
+// false) or ..._MetricStatus_To_v1_MetricStatus (status true).
+func metricToV1(m map[string]any, status bool) ordered {
+	out := ordered{{"type", Str(m, "type")}}
+	val := "target"
+	if status {
+		val = "current"
+	}
+	pre := func(name string) string { // targetValue / currentValue
+		return val + string(name[0]-'a'+'A') + name[1:]
+	}
+	if s, ok := m["object"].(map[string]any); ok {
+		t, id := Obj(s, val), Obj(s, "metric")
+		o := ordered{{"target", refV1(Obj(s, "describedObject"))}, {"metricName", Str(id, "name")}, {pre("value"), qty(t["value"])}}
+		out = append(out, kv{"object", o.opt("selector", selectorV1(id, "selector")).opt("averageValue", t["averageValue"])})
+	}
+	if s, ok := m["pods"].(map[string]any); ok {
+		t, id := Obj(s, val), Obj(s, "metric")
+		o := ordered{{"metricName", Str(id, "name")}, {pre("averageValue"), qty(t["averageValue"])}}
+		out = append(out, kv{"pods", o.opt("selector", selectorV1(id, "selector"))})
+	}
+	for _, k := range []string{"resource", "containerResource"} {
+		s, ok := m[k].(map[string]any)
+		if !ok {
+			continue
 		}
-		if s.AverageValue == nil {
-			target.Value = &v
-		} else if v != "0" { // only a non-zero value is kept beside averageValue
-			target.Type, target.Value = "AverageValue", &v
+		t := Obj(s, val)
+		o := ordered{{"name", Str(s, "name")}}.opt(pre("averageUtilization"), t["averageUtilization"])
+		if status {
+			o = append(o, kv{pre("averageValue"), qty(t["averageValue"])})
 		} else {
-			target.Type = "AverageValue"
+			o = o.opt(pre("averageValue"), t["averageValue"])
 		}
-		r := s.Target
-		out.Object = &v2Source{DescribedObject: &r, Metric: &v2Ident{Name: s.MetricName, Selector: s.Selector}, Target: target}
-	}
-	if s := m.Pods; s != nil {
-		v := string(s.TargetAverageValue)
-		if v == "" {
-			v = "0"
+		if k == "containerResource" {
+			o = append(o, kv{"container", Str(s, "container")})
 		}
-		out.Pods = &v2Source{Metric: &v2Ident{Name: s.MetricName, Selector: s.Selector}, Target: &v2Target{Type: "AverageValue", AverageValue: &v}}
+		out = append(out, kv{k, o})
 	}
-	res := func(s *v1Resource) *v2Source {
-		typ := "AverageValue"
-		if s.TargetAverageUtilization != nil {
-			typ = "Utilization"
+	if s, ok := m["external"].(map[string]any); ok {
+		t, id := Obj(s, val), Obj(s, "metric")
+		o := ordered{{"metricName", Str(id, "name")}}.opt("metricSelector", selectorV1(id, "selector"))
+		if status {
+			o = append(o, kv{"currentValue", qty(t["value"])})
+		} else {
+			o = o.opt("targetValue", t["value"])
 		}
-		return &v2Source{Name: s.Name, Container: s.Container, Target: &v2Target{Type: typ, AverageValue: s.TargetAverageValue, AverageUtilization: s.TargetAverageUtilization}}
-	}
-	if s := m.Resource; s != nil {
-		out.Resource = res(s)
-		out.Resource.Container = nil
-	}
-	if s := m.ContainerResource; s != nil {
-		out.ContainerResource = res(s)
-	}
-	if s := m.External; s != nil {
-		typ := "Value"
-		if s.TargetValue == nil {
-			typ = "AverageValue"
-		}
-		out.External = &v2Source{Metric: &v2Ident{Name: s.MetricName, Selector: s.MetricSelector}, Target: &v2Target{Type: typ, Value: s.TargetValue, AverageValue: s.TargetAverageValue}}
+		out = append(out, kv{"external", o.opt(pre("averageValue"), t["averageValue"])})
 	}
 	return out
 }
 
-// statusToV1 is Convert_autoscaling_MetricStatus_To_v1_MetricStatus.
-func statusToV1(m v2Metric) v1MetricStatus {
-	out := v1MetricStatus{Type: m.Type}
-	cur := func(s *v2Source) v2Target {
-		if s.Current == nil {
-			return v2Target{}
-		}
-		return *s.Current
-	}
-	id := func(s *v2Source) v2Ident {
-		if s.Metric == nil {
-			return v2Ident{}
-		}
-		return *s.Metric
-	}
-	val := func(p *string) qty {
-		if p == nil {
-			return ""
-		}
-		return qty(*p)
-	}
-	if s := m.Object; s != nil {
-		out.Object = &struct {
-			Target       ref       `json:"target"`
-			MetricName   string    `json:"metricName"`
-			CurrentValue qty       `json:"currentValue"`
-			Selector     *selector `json:"selector,omitempty"`
-			AverageValue *string   `json:"averageValue,omitempty"`
-		}{MetricName: id(s).Name, Selector: id(s).Selector, CurrentValue: val(cur(s).Value), AverageValue: cur(s).AverageValue}
-		if s.DescribedObject != nil {
-			out.Object.Target = *s.DescribedObject
+// metricToV2 is Convert_v1_MetricSpec_To_autoscaling_MetricSpec (status
+// false) or ..._MetricStatus_To_autoscaling_MetricStatus (status true),
+// from a decoded annotation element.
+func metricToV2(m map[string]any, status bool) map[string]any {
+	out := map[string]any{"type": Str(m, "type")}
+	set := func(o map[string]any, k string, v any) {
+		if v != nil {
+			o[k] = v
 		}
 	}
-	if s := m.Pods; s != nil {
-		out.Pods = &struct {
-			MetricName          string    `json:"metricName"`
-			CurrentAverageValue qty       `json:"currentAverageValue"`
-			Selector            *selector `json:"selector,omitempty"`
-		}{MetricName: id(s).Name, CurrentAverageValue: val(cur(s).AverageValue), Selector: id(s).Selector}
+	ident := func(s map[string]any, sel string) map[string]any {
+		id := map[string]any{"name": Str(s, "metricName")}
+		set(id, "selector", s[sel])
+		return id
 	}
-	if s := m.Resource; s != nil {
-		out.Resource = &v1ResourceStatus{Name: s.Name, CurrentAverageUtilization: cur(s).AverageUtilization, CurrentAverageValue: val(cur(s).AverageValue)}
-	}
-	if s := m.ContainerResource; s != nil {
-		c := ""
-		if s.Container != nil {
-			c = *s.Container
+	if s, ok := m["object"].(map[string]any); ok {
+		o := map[string]any{"describedObject": Obj(s, "target"), "metric": ident(s, "selector")}
+		if status {
+			t := map[string]any{"value": qty(s["currentValue"])}
+			set(t, "averageValue", s["averageValue"])
+			o["current"] = t
+		} else {
+			t := map[string]any{"type": "Value", "value": qty(s["targetValue"])}
+			if av := s["averageValue"]; av != nil {
+				t["type"], t["averageValue"] = "AverageValue", av
+				if qty(s["targetValue"]) == "0" { // only a non-zero value is kept beside averageValue
+					delete(t, "value")
+				}
+			}
+			o["target"] = t
 		}
-		out.ContainerResource = &v1ResourceStatus{Name: s.Name, CurrentAverageUtilization: cur(s).AverageUtilization, CurrentAverageValue: val(cur(s).AverageValue), Container: &c}
+		out["object"] = o
 	}
-	if s := m.External; s != nil {
-		out.External = &struct {
-			MetricName          string    `json:"metricName"`
-			MetricSelector      *selector `json:"metricSelector,omitempty"`
-			CurrentValue        qty       `json:"currentValue"`
-			CurrentAverageValue *string   `json:"currentAverageValue,omitempty"`
-		}{MetricName: id(s).Name, MetricSelector: id(s).Selector, CurrentValue: val(cur(s).Value), CurrentAverageValue: cur(s).AverageValue}
+	if s, ok := m["pods"].(map[string]any); ok {
+		o := map[string]any{"metric": ident(s, "selector")}
+		if status {
+			o["current"] = map[string]any{"averageValue": qty(s["currentAverageValue"])}
+		} else {
+			o["target"] = map[string]any{"type": "AverageValue", "averageValue": qty(s["targetAverageValue"])}
+		}
+		out["pods"] = o
+	}
+	for _, k := range []string{"resource", "containerResource"} {
+		s, ok := m[k].(map[string]any)
+		if !ok {
+			continue
+		}
+		o := map[string]any{"name": Str(s, "name")}
+		if k == "containerResource" {
+			o["container"] = Str(s, "container")
+		}
+		if status {
+			t := map[string]any{"averageValue": qty(s["currentAverageValue"])}
+			set(t, "averageUtilization", s["currentAverageUtilization"])
+			o["current"] = t
+		} else {
+			t := map[string]any{"type": "AverageValue"}
+			if u := s["targetAverageUtilization"]; u != nil {
+				t["type"], t["averageUtilization"] = "Utilization", u
+			}
+			set(t, "averageValue", s["targetAverageValue"])
+			o["target"] = t
+		}
+		out[k] = o
+	}
+	if s, ok := m["external"].(map[string]any); ok {
+		o := map[string]any{"metric": ident(s, "metricSelector")}
+		if status {
+			t := map[string]any{"value": qty(s["currentValue"])}
+			set(t, "averageValue", s["currentAverageValue"])
+			o["current"] = t
+		} else {
+			t := map[string]any{"type": "AverageValue"}
+			if v := s["targetValue"]; v != nil {
+				t["type"], t["value"] = "Value", v
+			}
+			set(t, "averageValue", s["targetAverageValue"])
+			o["target"] = t
+		}
+		out["external"] = o
 	}
 	return out
 }
 
-// statusToV2 is Convert_v1_MetricStatus_To_autoscaling_MetricStatus.
-func statusToV2(m v1MetricStatus) v2Metric {
-	out := v2Metric{Type: m.Type}
-	q := func(v qty) *string {
-		s := string(v)
-		if s == "" {
-			s = "0"
+// behaviorInternal is json.Marshal of the internal behavior: Go field
+// names, nil pointers as null.
+func behaviorInternal(b map[string]any) ordered {
+	rules := func(k string) any {
+		r, ok := b[k].(map[string]any)
+		if !ok {
+			return nil
 		}
-		return &s
+		var pols any
+		if ps, ok := r["policies"].([]any); ok {
+			l := make([]any, len(ps))
+			for i, p := range ps {
+				pm, _ := p.(map[string]any)
+				l[i] = ordered{{"Type", Str(pm, "type")}, {"Value", Int(pm, "value")}, {"PeriodSeconds", Int(pm, "periodSeconds")}}
+			}
+			pols = l
+		}
+		return ordered{{"StabilizationWindowSeconds", r["stabilizationWindowSeconds"]}, {"SelectPolicy", r["selectPolicy"]},
+			{"Policies", pols}, {"Tolerance", r["tolerance"]}}
 	}
-	if s := m.Object; s != nil {
-		r := s.Target
-		out.Object = &v2Source{DescribedObject: &r, Metric: &v2Ident{Name: s.MetricName, Selector: s.Selector}, Current: &v2Target{Value: q(s.CurrentValue), AverageValue: s.AverageValue}}
+	return ordered{{"ScaleUp", rules("scaleUp")}, {"ScaleDown", rules("scaleDown")}}
+}
+
+// conditionV1 is a v1 HorizontalPodAutoscalerCondition.
+func conditionV1(c map[string]any) ordered {
+	return ordered{{"type", Str(c, "type")}, {"status", Str(c, "status")}, {"lastTransitionTime", c["lastTransitionTime"]}}.
+		opt("reason", Str(c, "reason")).opt("message", Str(c, "message")).opt("observedGeneration", c["observedGeneration"])
+}
+
+// decodeList reads an annotation holding a JSON array of objects; ok is
+// false when it does not decode (the conversion then ignores it).
+func decodeList(enc any) ([]map[string]any, bool) {
+	s, ok := enc.(string)
+	if !ok {
+		return nil, false
 	}
-	if s := m.Pods; s != nil {
-		out.Pods = &v2Source{Metric: &v2Ident{Name: s.MetricName, Selector: s.Selector}, Current: &v2Target{AverageValue: q(s.CurrentAverageValue)}}
+	v, err := jsonx.Decode([]byte(s))
+	l, isList := v.([]any)
+	if err != nil || (!isList && v != nil) {
+		return nil, false
 	}
-	if s := m.Resource; s != nil {
-		out.Resource = &v2Source{Name: s.Name, Current: &v2Target{AverageValue: q(s.CurrentAverageValue), AverageUtilization: s.CurrentAverageUtilization}}
+	out := make([]map[string]any, 0, len(l))
+	for _, e := range l {
+		m, ok := e.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, m)
 	}
-	if s := m.ContainerResource; s != nil {
-		out.ContainerResource = &v2Source{Name: s.Name, Container: s.Container, Current: &v2Target{AverageValue: q(s.CurrentAverageValue), AverageUtilization: s.CurrentAverageUtilization}}
-	}
-	if s := m.External; s != nil {
-		out.External = &v2Source{Metric: &v2Ident{Name: s.MetricName, Selector: s.MetricSelector}, Current: &v2Target{Value: q(s.CurrentValue), AverageValue: s.CurrentAverageValue}}
-	}
-	return out
+	return out, true
 }
