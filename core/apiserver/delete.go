@@ -198,6 +198,12 @@ func (s *Server) deleteObject(res *resource.Resource, ns, name string, o deleteO
 			fins = withFinalizer(fins, "foregroundDeletion", "orphan")
 		case "Orphan":
 			fins = withFinalizer(fins, "orphan", "foregroundDeletion")
+		case "":
+			// the strategy's DefaultGarbageCollectionPolicy, unless a
+			// finalizer already says what happens to dependents
+			if res.OrphanByDefault && !hasString(fins, "foregroundDeletion") {
+				fins = withFinalizer(fins, "orphan", "foregroundDeletion")
+			}
 		}
 		if res.Hooks.Delete.GracePeriod != nil {
 			period := res.Hooks.Delete.GracePeriod(obj, o.grace)

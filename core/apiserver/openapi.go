@@ -31,8 +31,15 @@ func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) bool {
 		serve(docs.V3Root())
 	case p == "/openapi/v2":
 		w.Header().Set("Vary", "Accept")
-		if !openapi.AcceptsJSON(r.Header.Get("Accept")) {
-			w.WriteHeader(http.StatusNotAcceptable)
+		accept := r.Header.Get("Accept")
+		if !openapi.AcceptsJSON(accept) {
+			if !openapi.AcceptsV2Protobuf(accept) {
+				w.WriteHeader(http.StatusNotAcceptable)
+				return true
+			}
+			w.Header().Set("Content-Type", openapi.V2ProtobufType)
+			w.Header().Set("Etag", `"`+openapi.Hash(openapi.V2Protobuf)+`"`)
+			http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(openapi.V2Protobuf))
 			return true
 		}
 		serve(docs.V2())

@@ -41,6 +41,8 @@ func scaleOf(res *resource.Resource, obj object) object {
 		if ok {
 			if s, ok := v.(string); ok {
 				status["selector"] = s
+			} else if sel, ok := v.(map[string]any); ok && res.Scale.SelectorIsSet {
+				status["selector"] = builtin.SelectorString(map[string]any{"matchLabels": sel})
 			} else if sel, ok := v.(map[string]any); ok {
 				status["selector"] = builtin.SelectorString(sel)
 			}

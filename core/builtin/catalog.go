@@ -135,6 +135,24 @@ var catalogue = []entry{
 		Subresources:   []resource.Subresource{serviceAccountToken},
 		Hooks:          resource.Hooks{Validate: corev1.ValidateServiceAccount},
 	}},
+	{def: "io.k8s.api.core.v1.ReplicationController", res: resource.Resource{
+		Version: "v1", Resource: "replicationcontrollers", Singular: "replicationcontroller", Kind: "ReplicationController", ListKind: "ReplicationControllerList",
+		Namespaced: true, ShortNames: []string{"rc"}, Categories: []string{"all"}, Verbs: allVerbs,
+		Status: true, NoKindMetaChecks: true, // declarative validation's order (corev1.ValidateReplicationController)
+		OrphanByDefault: true,
+		// the registry's Scale prints labels.SelectorFromSet(spec.selector)
+		Scale:            &resource.Scale{SpecReplicasPath: podTemplateReplicasPath, StatusReplicasPath: statusReplicasPath, LabelSelectorPath: ".spec.selector", SelectorIsSet: true},
+		SelectableFields: []string{"status.replicas"},
+		PrinterColumns: []resource.PrinterColumn{nameColumn,
+			col("Desired", "integer", 0, doc("core/v1.ReplicationControllerSpec.replicas"), ".spec.replicas"),
+			col("Current", "integer", 0, doc("core/v1.ReplicationControllerStatus.replicas"), ".status.replicas"),
+			col("Ready", "integer", 0, doc("core/v1.ReplicationControllerStatus.readyReplicas"), ".status.readyReplicas"),
+			ageColumn, containers, images,
+			withCell(col("Selector", "string", 1, doc("core/v1.ReplicationControllerSpec.selector"), ""), serviceSelector), // labels.FormatLabels
+		},
+		Hooks: resource.Hooks{Default: defaultReplicationController, Validate: corev1.ValidateReplicationController,
+			Warnings: corev1.WorkloadWarnings(true, false, "spec", "template")},
+	}},
 	{def: "io.k8s.api.core.v1.Service", hooks: serviceHooks, res: resource.Resource{
 		Version: "v1", Resource: "services", Singular: "service", Kind: "Service", ListKind: "ServiceList",
 		Namespaced: true, ShortNames: []string{"svc"}, Categories: []string{"all"}, Verbs: allVerbs,

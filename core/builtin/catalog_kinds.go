@@ -226,6 +226,24 @@ var kindsCatalogue = []entry{
 		},
 		Hooks: resource.Hooks{Default: autoscaling.DefaultHPA, PrepareCreate: autoscaling.PrepareHPACreate, Validate: autoscaling.ValidateHPA},
 	}},
+	{def: "io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler", res: resource.Resource{
+		Group: "autoscaling", Version: "v1", Resource: "horizontalpodautoscalers", Singular: "horizontalpodautoscaler", Kind: "HorizontalPodAutoscaler", ListKind: "HorizontalPodAutoscalerList",
+		Namespaced: true, ShortNames: []string{"hpa"}, Categories: []string{"all"}, Verbs: allVerbs,
+		Status: true,
+		// one stored (v2) object, two APIs, as kube-apiserver stores v2 and converts
+		View: &resource.View{Group: "autoscaling", ToStorage: autoscaling.HPAToV2, FromStorage: autoscaling.HPAToV1}, StorageVersion: "v2",
+		TableMetadata: autoscaling.HPAV1TableMetadata,
+		PrinterColumns: []resource.PrinterColumn{
+			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
+			resource.PrinterColumn{Name: "Reference", Type: "string", Description: "scaleTargetRef points to the target resource to scale, and is used to the pods for which metrics should be collected, as well as to actually change the replica count.", Cell: hpaReference},
+			resource.PrinterColumn{Name: "Targets", Type: "string", Description: "metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used).  The desired replica count is calculated multiplying the ratio between the target value and the current value by the current number of pods.  Ergo, metrics used must decrease as the pod count is increased, and vice-versa.  See the individual metric source types for more information about how each type of metric must respond. If not set, the default metric will be set to 80% average CPU utilization.", Cell: hpaV1Targets},
+			resource.PrinterColumn{Name: "MinPods", Type: "string", Description: "minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available.", Cell: hpaMinPods},
+			resource.PrinterColumn{Name: "MaxPods", Type: "string", Description: "maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up. It cannot be less that minReplicas.", JSONPath: ".spec.maxReplicas"},
+			resource.PrinterColumn{Name: "Replicas", Type: "string", Description: "currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler.", Cell: hpaReplicas},
+			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
+		},
+		Hooks: resource.Hooks{Default: autoscaling.DefaultHPAV1, PrepareCreate: autoscaling.PrepareHPAV1Create, PrepareUpdate: autoscaling.PrepareHPAV1Update, Validate: autoscaling.ValidateHPAV1},
+	}},
 	{def: "io.k8s.api.policy.v1.PodDisruptionBudget", res: resource.Resource{
 		Group: "policy", Version: "v1", Resource: "poddisruptionbudgets", Singular: "poddisruptionbudget", Kind: "PodDisruptionBudget", ListKind: "PodDisruptionBudgetList",
 		Namespaced: true, ShortNames: []string{"pdb"}, Verbs: allVerbs,

@@ -3,6 +3,8 @@ package builtin
 import (
 	"reflect"
 	"strconv"
+
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
 )
 
 // Defaulting of the apps/v1 and batch/v1 kinds, ported from
@@ -51,6 +53,35 @@ func defaultReplicaSet(obj map[string]any) {
 		return
 	}
 	setPtr(spec, "replicas", int64(1))
+	defaultTemplate(spec)
+}
+
+// defaultReplicationController: SetDefaults_ReplicationController, then
+// replicas 1 and the template's pod spec. An empty selector, and empty
+// object labels, become the template's labels.
+//
+// Example: {"spec":{"template":{"metadata":{"labels":{"app":"web"}},...}}}
+// gains metadata.labels {"app":"web"}, spec.selector {"app":"web"} and
+// spec.replicas 1.
+func defaultReplicationController(obj map[string]any) {
+	spec := ensure(obj, "spec")
+	if spec == nil {
+		return
+	}
+	if labels := child(child(child(spec, "template"), "metadata"), "labels"); labels != nil {
+		if len(child(spec, "selector")) == 0 {
+			spec["selector"] = jsonx.CopyObject(labels)
+		}
+		if md := ensure(obj, "metadata"); md != nil && len(child(md, "labels")) == 0 {
+			md["labels"] = jsonx.CopyObject(labels)
+		}
+	}
+	setPtr(spec, "replicas", int64(1))
+	// minReadySeconds is +default=0 and omitempty: the published schema's
+	// default 0 is never written
+	if n, ok := jsonx.Int64(spec["minReadySeconds"]); ok && n == 0 {
+		delete(spec, "minReadySeconds")
+	}
 	defaultTemplate(spec)
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubesandbox/kubesandbox/core/builtin/autoscaling"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 )
@@ -356,6 +357,12 @@ func hpaMinPods(o resource.Object, _ time.Time) any {
 }
 
 // hpaTargets is formatHPAMetrics: "current/target" per metric, at most two.
+// hpaV1Targets is TARGETS of an autoscaling/v1 object: the printer sees
+// the internal object, the metrics of the v2 form.
+func hpaV1Targets(o resource.Object, now time.Time) any {
+	return hpaTargets(autoscaling.HPAToV2(o), now)
+}
+
 func hpaTargets(o resource.Object, _ time.Time) any {
 	specs := listOf(nestedOr(o, "spec", "metrics"))
 	if len(specs) == 0 {

@@ -140,13 +140,14 @@ func (k kindInfo) storePrefix(ns string) string {
 }
 
 var (
-	kPods         = kindInfo{"", "v1", "pods", "Pod", true}
-	kEvents       = kindInfo{"", "v1", "events", "Event", true}
-	kReplicaSets  = kindInfo{"apps", "v1", "replicasets", "ReplicaSet", true}
-	kDeployments  = kindInfo{"apps", "v1", "deployments", "Deployment", true}
-	kStatefulSets = kindInfo{"apps", "v1", "statefulsets", "StatefulSet", true}
-	kDaemonSets   = kindInfo{"apps", "v1", "daemonsets", "DaemonSet", true}
-	kJobs         = kindInfo{"batch", "v1", "jobs", "Job", true}
+	kPods                   = kindInfo{"", "v1", "pods", "Pod", true}
+	kEvents                 = kindInfo{"", "v1", "events", "Event", true}
+	kReplicaSets            = kindInfo{"apps", "v1", "replicasets", "ReplicaSet", true}
+	kReplicationControllers = kindInfo{"", "v1", "replicationcontrollers", "ReplicationController", true}
+	kDeployments            = kindInfo{"apps", "v1", "deployments", "Deployment", true}
+	kStatefulSets           = kindInfo{"apps", "v1", "statefulsets", "StatefulSet", true}
+	kDaemonSets             = kindInfo{"apps", "v1", "daemonsets", "DaemonSet", true}
+	kJobs                   = kindInfo{"batch", "v1", "jobs", "Job", true}
 )
 
 // builtinKinds maps group/Kind and group/plural of the built-in catalogue;

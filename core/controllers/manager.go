@@ -310,6 +310,8 @@ func (m *Manager) reconcile(key string) error {
 		return m.syncDeployment(o)
 	case "apps/replicasets":
 		return m.syncReplicaSet(o)
+	case "/replicationcontrollers":
+		return m.syncReplicationController(o)
 	case "apps/statefulsets":
 		return m.syncStatefulSet(o)
 	case "apps/daemonsets":

@@ -123,13 +123,41 @@ func (m *Manager) podAvailable(p obj, minReady int64) (bool, time.Duration) {
 	return false, at.Sub(m.now()) + 10*time.Millisecond
 }
 
-func (m *Manager) syncReplicaSet(rs obj) error {
+// replicaKind is what differs between the two kinds the ReplicaSet
+// controller's code runs for (kube's replication manager is
+// replicaset.NewBaseController with adapters): the kind, the selector (a
+// ReplicationController's is a label set), the events' component and
+// whether status.terminatingReplicas is reported.
+type replicaKind struct {
+	k           kindInfo
+	selector    func(o obj) obj
+	component   string
+	terminating bool
+}
+
+var (
+	rsKind = replicaKind{kReplicaSets, func(o obj) obj { return child(o, "spec", "selector") }, "replicaset-controller", true}
+	// an empty set selects nothing (labels.SelectorFromSet of an empty set
+	// would select everything; validation requires a non-empty one)
+	rcKind = replicaKind{kReplicationControllers, func(o obj) obj {
+		if sel := child(o, "spec", "selector"); len(sel) > 0 {
+			return obj{"matchLabels": sel}
+		}
+		return nil
+	}, "replication-controller", false}
+)
+
+func (m *Manager) syncReplicaSet(rs obj) error { return m.syncReplicas(rs, rsKind) }
+
+func (m *Manager) syncReplicationController(rc obj) error { return m.syncReplicas(rc, rcKind) }
+
+func (m *Manager) syncReplicas(rs obj, rk replicaKind) error {
 	ns := namespace(rs)
-	pods := m.claim(rs, kReplicaSets, kPods, child(rs, "spec", "selector"))
+	pods := m.claim(rs, rk.k, kPods, rk.selector(rs))
 	active := activePods(pods)
 	var manageErr error
 	if !deleting(rs) {
-		manageErr = m.manageReplicas(rs, active)
+		manageErr = m.manageReplicas(rs, rk, active)
 	}
 	// calculateStatus
 	tmplLabels := strMap(rs, "spec", "template", "metadata", "labels")
@@ -165,8 +193,11 @@ func (m *Manager) syncReplicaSet(rs obj) error {
 	}
 	status := map[string]any{"replicas": int64(len(active))}
 	setNonZero(status, "fullyLabeledReplicas", full)
-	// DeploymentReplicaSetTerminatingReplicas (beta, on in v1.37): always set
-	status["terminatingReplicas"] = terminating
+	// DeploymentReplicaSetTerminatingReplicas (beta, on in v1.37): always
+	// set for ReplicaSets; ReplicationControllers have no such field
+	if rk.terminating {
+		status["terminatingReplicas"] = terminating
+	}
 	setNonZero(status, "readyReplicas", ready)
 	setNonZero(status, "availableReplicas", avail)
 	setNonZero(status, "observedGeneration", generation(rs))
@@ -183,9 +214,9 @@ func (m *Manager) syncReplicaSet(rs obj) error {
 		}
 	}
 	if wait > 0 {
-		m.q.addAfter(m.ctx, kReplicaSets.storeKey(ns, name(rs)), wait)
+		m.q.addAfter(m.ctx, rk.k.storeKey(ns, name(rs)), wait)
 	}
-	if err := m.updateStatus(kReplicaSets, rs, status); err != nil {
+	if err := m.updateStatus(rk.k, rs, status); err != nil {
 		return err
 	}
 	return manageErr
@@ -227,7 +258,7 @@ func replaceObj(dst, src obj) {
 // controllers' default --concurrent-…-syncs burst).
 const burstReplicas = 500
 
-func (m *Manager) manageReplicas(rs obj, active []obj) error {
+func (m *Manager) manageReplicas(rs obj, rk replicaKind, active []obj) error {
 	want := numOr(rs, 1, "spec", "replicas")
 	diff := int64(len(active)) - want
 	// burstReplicas: at most 500 creations or deletions per sync
@@ -236,16 +267,16 @@ func (m *Manager) manageReplicas(rs obj, active []obj) error {
 	switch {
 	case diff < 0:
 		for i := diff; i < 0; i++ {
-			pod := podFromTemplate(child(rs, "spec", "template"), rs, kReplicaSets)
+			pod := podFromTemplate(child(rs, "spec", "template"), rs, rk.k)
 			out, err := m.cm.do(m.ctx, http.MethodPost, kPods.path(ns, "", ""), ctJSON, pod)
 			if err != nil {
 				if isCode(err, http.StatusForbidden) { // namespace terminating
 					return nil
 				}
-				m.record(rs, kReplicaSets, "replicaset-controller", "Warning", "FailedCreate", "Error creating: "+errMessage(err))
+				m.record(rs, rk.k, rk.component, "Warning", "FailedCreate", "Error creating: "+errMessage(err))
 				return err
 			}
-			m.record(rs, kReplicaSets, "replicaset-controller", "Normal", "SuccessfulCreate", "Created pod: "+name(out))
+			m.record(rs, rk.k, rk.component, "Normal", "SuccessfulCreate", "Created pod: "+name(out))
 		}
 	case diff > 0:
 		victims := append([]obj(nil), active...)
@@ -256,7 +287,7 @@ func (m *Manager) manageReplicas(rs obj, active []obj) error {
 				return err
 			}
 			if err == nil {
-				m.record(rs, kReplicaSets, "replicaset-controller", "Normal", "SuccessfulDelete", "Deleted pod: "+name(p))
+				m.record(rs, rk.k, rk.component, "Normal", "SuccessfulDelete", "Deleted pod: "+name(p))
 			}
 		}
 	}

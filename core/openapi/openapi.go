@@ -234,10 +234,8 @@ func marshal(v any) []byte {
 // /openapi/v3/<gv> answer in JSON, as kube-openapi's handlers negotiate:
 // a missing header means */*, and a clause application/json,
 // application/* or */* accepts JSON. A header that accepts only the
-// protobuf forms (client-go's OpenAPISchema sends
-// "application/com.github.proto-openapi.spec.v2@v1.0+protobuf") gets 406
-// Not Acceptable, with an empty body, as this server encodes no protobuf
-// documents. The /openapi/v3 root is always JSON.
+// protobuf forms gets 406 Not Acceptable, with an empty body (but see
+// AcceptsV2Protobuf). The /openapi/v3 root is always JSON.
 func AcceptsJSON(accept string) bool {
 	if strings.TrimSpace(accept) == "" {
 		return true
@@ -249,3 +247,30 @@ func AcceptsJSON(accept string) bool {
 	}
 	return false
 }
+
+// V2ProtobufType is the Content-Type kube-apiserver answers the protobuf
+// /openapi/v2 document with.
+const V2ProtobufType = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf"
+
+// AcceptsV2Protobuf tells whether an Accept header asks for the protobuf
+// /openapi/v2 document (client-go's OpenAPISchema sends
+// "application/com.github.proto-openapi.spec.v2@v1.0+protobuf").
+func AcceptsV2Protobuf(accept string) bool {
+	for _, c := range parseAccept(accept) {
+		if c.typ == "application" && (c.sub == "com.github.proto-openapi.spec.v2@v1.0+protobuf" || c.sub == "com.github.proto-openapi.spec.v2.v1.0+protobuf") {
+			return true
+		}
+	}
+	return false
+}
+
+// V2Protobuf is the protobuf /openapi/v2 document (gnostic's
+// openapi_v2.Document) with no paths and no definitions: swagger "2.0"
+// and info {title "Kubernetes", version "v1.37.2"}, as the JSON document
+// starts. kubectl asks for it only when /openapi/v3 has no document for a
+// manifest's group version, that is for a group version the server does
+// not serve: it finds no schema there (a real server's document has none
+// either), skips validation and reports the unknown kind, as against a
+// real server. Encoding the full document is not built (README).
+var V2Protobuf = []byte("\x0a\x032.0" + // 1: swagger
+	"\x12\x15" + "\x0a\x0aKubernetes" + "\x12\x07v1.37.2") // 2: info {1: title, 2: version}

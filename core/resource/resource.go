@@ -97,6 +97,11 @@ type Resource struct {
 	// bad label and a bad spec gets the spec's causes only), and an update
 	// gets ObjectMetaUpdate's causes once, from rest.BeforeUpdate, not twice.
 	NoKindMetaChecks bool
+	// OrphanByDefault: a DELETE that names no propagation policy orphans
+	// the dependents (the strategy's DefaultGarbageCollectionPolicy is
+	// OrphanDependents: core/v1 ReplicationControllers, for backwards
+	// compatibility), so it adds the "orphan" finalizer.
+	OrphanByDefault bool
 	// DeleteReturnsObject: a DELETE that removes an object answers with the
 	// object (Pod, Namespace, Service), not with a Status.
 	DeleteReturnsObject bool
@@ -121,6 +126,10 @@ type Scale struct {
 	SpecReplicasPath   string // ".spec.replicas"
 	StatusReplicasPath string // ".status.replicas"
 	LabelSelectorPath  string // ".status.selector", may be empty
+	// SelectorIsSet: the value at LabelSelectorPath is a label set
+	// ({"app":"web"}, a ReplicationController's spec.selector), not a
+	// LabelSelector; the Scale's selector is "app=web".
+	SelectorIsSet bool
 }
 
 // Subresource is one of a kind's own subresources, answered by the kind:

@@ -36,6 +36,8 @@ var columnDocs = []struct {
 	{"core/v1", corev1.Secret{}, []string{"type", "data"}},
 	{"core/v1", corev1.ServiceAccount{}, []string{"secrets"}},
 	{"core/v1", corev1.ConfigMap{}, []string{"data"}},
+	{"core/v1", corev1.ReplicationControllerSpec{}, []string{"replicas", "selector"}},
+	{"core/v1", corev1.ReplicationControllerStatus{}, []string{"replicas", "readyReplicas"}},
 	{"apps/v1", appsv1.DeploymentStatus{}, []string{"updatedReplicas", "availableReplicas"}},
 	{"apps/v1", appsv1.DeploymentSpec{}, []string{"selector"}},
 	{"apps/v1", appsv1.ReplicaSetSpec{}, []string{"replicas", "selector"}},

@@ -61,6 +61,10 @@ func Roots() []reflect.Type {
 		reflect.TypeFor[networkingv1.IngressClass](),
 		reflect.TypeFor[networkingv1.NetworkPolicy](),
 		reflect.TypeFor[autoscalingv2.HorizontalPodAutoscaler](),
+		// The missing served kinds (issue 12): ReplicationControllers and
+		// autoscaling/v1's view of HorizontalPodAutoscalers.
+		reflect.TypeFor[corev1.ReplicationController](),
+		reflect.TypeFor[autoscalingv1.HorizontalPodAutoscaler](),
 		reflect.TypeFor[policyv1.PodDisruptionBudget](),
 		reflect.TypeFor[schedulingv1.PriorityClass](),
 		reflect.TypeFor[appsv1.ControllerRevision](),

@@ -27,7 +27,7 @@ import (
 )
 
 var gvPathsWant = []string{"api/v1", "apis/admissionregistration.k8s.io/v1", "apis/apiextensions.k8s.io/v1", "apis/apps/v1", "apis/authentication.k8s.io/v1",
-	"apis/authorization.k8s.io/v1", "apis/autoscaling/v2", "apis/batch/v1", "apis/certificates.k8s.io/v1", "apis/coordination.k8s.io/v1", "apis/discovery.k8s.io/v1",
+	"apis/authorization.k8s.io/v1", "apis/autoscaling/v1", "apis/autoscaling/v2", "apis/batch/v1", "apis/certificates.k8s.io/v1", "apis/coordination.k8s.io/v1", "apis/discovery.k8s.io/v1",
 	"apis/events.k8s.io/v1", "apis/networking.k8s.io/v1", "apis/policy/v1", "apis/rbac.authorization.k8s.io/v1",
 	"apis/scheduling.k8s.io/v1", "apis/stable.example.com/v1", "apis/storage.k8s.io/v1"}
 
@@ -196,7 +196,7 @@ func TestOpenAPI3Root(t *testing.T) {
 	for _, gv := range gvs {
 		got = append(got, gv.String())
 	}
-	if want := "admissionregistration.k8s.io/v1 apiextensions.k8s.io/v1 apps/v1 authentication.k8s.io/v1 authorization.k8s.io/v1 autoscaling/v2 batch/v1 certificates.k8s.io/v1 coordination.k8s.io/v1 " +
+	if want := "admissionregistration.k8s.io/v1 apiextensions.k8s.io/v1 apps/v1 authentication.k8s.io/v1 authorization.k8s.io/v1 autoscaling/v1 autoscaling/v2 batch/v1 certificates.k8s.io/v1 coordination.k8s.io/v1 " +
 		"discovery.k8s.io/v1 events.k8s.io/v1 networking.k8s.io/v1 policy/v1 rbac.authorization.k8s.io/v1 scheduling.k8s.io/v1 stable.example.com/v1 " +
 		"storage.k8s.io/v1 v1"; strings.Join(got, " ") != want {
 		t.Fatalf("group versions %q, want %q", strings.Join(got, " "), want)

@@ -78,6 +78,16 @@ var Kinds = []*Kind{
 		Base: `{"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{"name":"rs"},"spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},"template":` +
 			tmpl(`{"app":"web"}`, podSpec("")) + `}}`,
 		Own: []Mut{{Path: "spec.selector", Del: true}, {Path: "spec.replicas", Val: -2}, {Path: "spec.template.metadata.labels.app", Val: "x"}}},
+	{Name: "ReplicationController", GVK: schema.GroupVersionKind{Version: "v1", Kind: "ReplicationController"}, Plural: "replicationcontrollers", PodSpec: "spec.template.spec",
+		Base: `{"apiVersion":"v1","kind":"ReplicationController","metadata":{"name":"rc"},"spec":{"replicas":1,"selector":{"app":"web"},"template":` +
+			tmpl(`{"app":"web"}`, podSpec("")) + `}}`,
+		Own: []Mut{{Path: "spec.selector", Del: true}, {Path: "spec.selector", Val: map[string]any{}}, {Path: "spec.selector.app", Val: "x"},
+			{Path: "spec.selector.tier", Val: "web"}, {Path: "spec.selector", Val: map[string]any{"bad key!": "v"}},
+			{Path: "spec.replicas", Val: -2}, {Path: "spec.minReadySeconds", Val: -1}, {Path: "spec.template", Del: true},
+			{Path: "spec.template.metadata.labels", Del: true}, {Path: "spec.template.metadata.labels.app", Val: "x"},
+			{Path: "spec.template.spec.restartPolicy", Val: "OnFailure"}, {Path: "spec.template.spec.activeDeadlineSeconds", Val: 10},
+			{Path: "metadata.name", Val: "Bad_Name"}, {Path: "metadata.labels", Val: map[string]any{"bad key!": "v"}},
+			{Path: "status.readyReplicas", Val: 3}}},
 	{Name: "DaemonSet", GVK: schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "DaemonSet"}, Plural: "daemonsets", PodSpec: "spec.template.spec",
 		Base: `{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"ds"},"spec":{"selector":{"matchLabels":{"app":"web"}},"template":` +
 			tmpl(`{"app":"web"}`, podSpec("")) + `}}`,

@@ -148,6 +148,8 @@ func RefCauses(gvk schema.GroupVersionKind, data, oldData []byte) (causes []stri
 		} else {
 			errs = commonUpdate(o, old, func() field.ErrorList { return corevalidation.ValidateConfigMapUpdate(o, old.(*core.ConfigMap)) })
 		}
+	case *core.ReplicationController:
+		errs = refRC(o, old)
 	case *core.Secret:
 		if old == nil {
 			errs = commonCreate(o, func() field.ErrorList { return corevalidation.ValidateSecret(o) })

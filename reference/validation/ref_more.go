@@ -93,6 +93,7 @@ func refMore(gvk schema.GroupVersionKind, obj, old runtime.Object) (errs field.E
 		} else {
 			errs = autoscalingvalidation.ValidateHorizontalPodAutoscalerUpdate(o, oh, opts)
 		}
+		errs = hpaDeclarative(gvk, o, oh, errs)
 	case *scheduling.PriorityClass:
 		if old == nil {
 			errs = schedulingvalidation.ValidatePriorityClass(o)
@@ -243,10 +244,11 @@ func refMore(gvk schema.GroupVersionKind, obj, old runtime.Object) (errs field.E
 }
 
 // hpaOptions is the autoscaler strategy's validationOptionsForHorizontalPodAutoscaler
-// (unexported; feature gates at their v1.37.2 defaults: HPAScaleToZero off).
+// (unexported; feature gates at their v1.37.2 defaults: HPAScaleToZero on,
+// beta since v1.37).
 func hpaOptions(n, o *autoscaling.HorizontalPodAutoscaler) autoscalingvalidation.HorizontalPodAutoscalerSpecValidationOptions {
 	opts := autoscalingvalidation.HorizontalPodAutoscalerSpecValidationOptions{
-		MinReplicasLowerBound:           1,
+		MinReplicasLowerBound:           0,
 		ScaleTargetRefValidationOptions: autoscalingvalidation.CrossVersionObjectReferenceValidationOptions{RequiredCoveredByDeclarative: true},
 		ObjectMetricsValidationOptions:  autoscalingvalidation.CrossVersionObjectReferenceValidationOptions{AllowEmptyAPIGroup: true},
 	}

@@ -7,7 +7,6 @@
 package autoscaling
 
 import (
-	"strconv"
 	"strings"
 
 	. "github.com/kubesandbox/kubesandbox/core/builtin/common"
@@ -73,14 +72,10 @@ type refOpts struct{ allowEmptyGroup, allowInvalidVersion bool }
 // strategy's validationOptionsForHorizontalPodAutoscaler.
 func ValidateHPA(obj, old map[string]any) field.ErrorList {
 	spec := Obj(obj, "spec")
-	minBound := int64(1)
 	target, metrics := refOpts{}, refOpts{allowEmptyGroup: true}
 	ref := Obj(spec, "scaleTargetRef")
 	if old != nil {
 		os := Obj(old, "spec")
-		if v, ok := IntOK(os, "minReplicas"); ok && Has(os, "minReplicas") && v == 0 {
-			minBound = 0
-		}
 		oref := Obj(os, "scaleTargetRef")
 		for _, m := range Objs(os, "metrics") {
 			if Str(m, "type") == "Object" && Has(m, "object") {
@@ -102,15 +97,9 @@ func ValidateHPA(obj, old map[string]any) field.ErrorList {
 	var errs field.ErrorList
 	minR, hasMin := IntOK(spec, "minReplicas")
 	hasMin = hasMin && Has(spec, "minReplicas")
-	if hasMin && minR < minBound {
-		errs = append(errs, field.Invalid(p.Child("minReplicas"), minR, "must be greater than or equal to "+strconv.FormatInt(minBound, 10)))
-	}
 	maxR := Int(spec, "maxReplicas")
-	if maxR == 0 {
-		errs = append(errs, field.Required(p.Child("maxReplicas"), "must be set and greater than 0"))
-	} else if maxR < 0 {
-		errs = append(errs, field.Invalid(p.Child("maxReplicas"), maxR, "must be greater than or equal to 1"))
-	}
+	// the handwritten minReplicas and maxReplicas bounds are covered by
+	// the declarative validation: its causes come last (declarative below)
 	if hasMin && maxR < minR {
 		errs = append(errs, field.Invalid(p.Child("maxReplicas"), maxR, "must be greater than or equal to `minReplicas`"))
 	}
@@ -123,12 +112,55 @@ func ValidateHPA(obj, old map[string]any) field.ErrorList {
 			}
 		}
 	}
-	if old == nil {
-		return errs
+	if old != nil {
+		errs = append(errs, validateHPAStatus(Obj(obj, "status"))...)
 	}
-	// ValidateHorizontalPodAutoscalerStatusUpdate beyond metadata, on every
-	// update (a write of the main resource keeps the stored status)
-	st, sp := Obj(obj, "status"), field.NewPath("status")
+	return append(dedup(errs), declarative(spec, Obj(old, "spec"), old != nil)...)
+}
+
+// declarative is the strategy's declarative validation of the spec
+// (v1.37: HPAScaleToZero on, beta rules enforced): minReplicas at least 0,
+// maxReplicas required and at least 1, each left alone by an update that
+// keeps its value. rest.ValidateDeclarativelyWithMigrationChecks appends
+// these after the handwritten causes it did not replace.
+func declarative(spec, old map[string]any, update bool) field.ErrorList {
+	p := field.NewPath("spec")
+	var errs field.ErrorList
+	if v, ok := IntOK(spec, "minReplicas"); ok && Has(spec, "minReplicas") && v < 0 {
+		if ov, ook := IntOK(old, "minReplicas"); !update || !ook || !Has(old, "minReplicas") || ov != v {
+			errs = append(errs, field.Invalid(p.Child("minReplicas"), v, "must be greater than or equal to 0"))
+		}
+	}
+	if v := Int(spec, "maxReplicas"); v < 1 && (!update || Int(old, "maxReplicas") != v) {
+		if v == 0 {
+			errs = append(errs, field.Required(p.Child("maxReplicas"), ""))
+		} else {
+			errs = append(errs, field.Invalid(p.Child("maxReplicas"), v, "must be greater than or equal to 1"))
+		}
+	}
+	return errs
+}
+
+// dedup drops repeated causes: the declarative merge filters the list
+// through an aggregate, which keeps one of each message.
+func dedup(errs field.ErrorList) field.ErrorList {
+	seen := map[string]bool{}
+	var out field.ErrorList
+	for _, e := range errs {
+		if k := e.Error(); !seen[k] {
+			seen[k] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// validateHPAStatus is ValidateHorizontalPodAutoscalerStatusUpdate beyond
+// metadata, on every update (a write of the main resource keeps the stored
+// status).
+func validateHPAStatus(st map[string]any) field.ErrorList {
+	var errs field.ErrorList
+	sp := field.NewPath("status")
 	for i, c := range Objs(st, "conditions") {
 		if g, ok := IntOK(c, "observedGeneration"); ok {
 			errs = append(errs, NonNegative(g, sp.Child("conditions").Index(i).Child("observedGeneration"))...)
