@@ -142,6 +142,21 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun b
 			m["resourceVersion"] = metaStr(old, "resourceVersion")
 		}
 		if op == writeUpdate {
+			if adm != nil && adm.plugins != nil {
+				if err := adm.mutate("UPDATE", obj, old); err != nil {
+					return store.NoOp(), err
+				}
+				// the generation rule once more: kube admits before
+				// PrepareForUpdate, so what admission restores (a Pod's
+				// priority) is no spec change
+				if hasGeneration(res) {
+					g, _ := jsonx.Int64(meta(old)["generation"])
+					if specChanged(res, obj, old) {
+						g++
+					}
+					meta(obj)["generation"] = g
+				}
+			}
 			if err := s.validate(res, obj, old); err != nil {
 				return store.NoOp(), err
 			}
