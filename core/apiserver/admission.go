@@ -134,7 +134,7 @@ func (a *admission) mutate(op string, obj, old object) error {
 	if a == nil {
 		return nil
 	}
-	return a.plugins.run(op, obj, old, true)
+	return a.plugins.run(op, obj, old, true, false)
 }
 
 // params are the objects a binding's paramRef may select (CollectParams
@@ -209,9 +209,17 @@ func (a *admission) admit(op string, res *resource.Resource, obj, old object) er
 	if a == nil {
 		return nil
 	}
-	if err := a.plugins.run(op, obj, old, false); err != nil {
+	if err := a.plugins.run(op, obj, old, false, false); err != nil {
 		return err
 	}
+	if err := a.policyAdmit(op, res, obj, old); err != nil {
+		return err
+	}
+	return a.plugins.run(op, obj, old, false, true)
+}
+
+// policyAdmit is the ValidatingAdmissionPolicy step.
+func (a *admission) policyAdmit(op string, res *resource.Resource, obj, old object) error {
 	if !a.policies {
 		return nil
 	}

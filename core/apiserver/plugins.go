@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"log"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -140,9 +141,11 @@ func (s *Server) gatherReads() pluginLookup {
 
 // pluginRun is one write's plugin admission: what the plugins see.
 type pluginRun struct {
-	s      *Server
-	attrs  resource.Attributes // Operation, Obj and Old set per call
-	active bool
+	s     *Server
+	attrs resource.Attributes // Operation, Obj and Old set per call
+	// deferred are an update's UpdateStatus writes, made once it is
+	// stored (flush).
+	deferred []func()
 }
 
 // newPluginRun prepares the plugins for a write of res (nil when the
@@ -154,16 +157,57 @@ func (s *Server) newPluginRun(res *resource.Resource, ns, name, sub string, dry 
 	if !res.Namespaced {
 		ns = ""
 	}
-	return &pluginRun{s: s, active: true, attrs: resource.Attributes{
+	return &pluginRun{s: s, attrs: resource.Attributes{
 		Group: res.Group, Resource: res.Resource, Subresource: sub,
-		Namespace: ns, Name: name, DryRun: dry, Objects: s.gatherReads(),
+		Namespace: ns, Name: name, DryRun: dry, Objects: s.gatherReads(), Now: s.timestamp(),
 	}}
+}
+
+// updateStatus is Attributes.UpdateStatus on a create: the write now.
+func (s *Server) updateStatus(dry bool) func(group, resource, ns, name string, change func(resource.Object) error) error {
+	return func(group, resName, ns, name string, change func(resource.Object) error) error {
+		var res *resource.Resource
+		for _, r := range s.reg.forGroupResource(group, resName) {
+			if res == nil || r.Version == r.StorageVersion {
+				res = r
+			}
+		}
+		if res == nil {
+			return nil
+		}
+		_, _, err := s.updateObject(res, ns, name, dry, nil, func(old object) (object, error) {
+			next := jsonx.CopyObject(old)
+			if err := change(next); err != nil {
+				return nil, err
+			}
+			return s.fieldManagerFor(res).Update(old, next, "kube-apiserver", "status", s.now())
+		})
+		return err
+	}
+}
+
+// flush makes an update's deferred writes, once it is stored.
+func (p *pluginRun) flush() {
+	if p == nil {
+		return
+	}
+	for _, f := range p.deferred {
+		f()
+	}
+	p.deferred = nil
 }
 
 // run calls hook (Admit or Validate) of each plugin, in order; the first
 // error is the answer. Only creates and updates are admitted.
-func (p *pluginRun) run(op string, obj, old object, mutating bool) error {
-	hook := validateHook
+// last selects, for validation, the plugins that run after the
+// ValidatingAdmissionPolicy step (AdmissionPlugin.Last) or those before.
+func (p *pluginRun) run(op string, obj, old object, mutating, last bool) error {
+	hook := func(pl *resource.AdmissionPlugin) func(*resource.Attributes) error {
+		if pl.Last != last {
+			return nil
+		}
+		return pl.Validate
+	}
 	if mutating {
 		hook = admitHook
 	}
@@ -172,6 +216,23 @@ func (p *pluginRun) run(op string, obj, old object, mutating bool) error {
 	}
 	a := p.attrs
 	a.Operation, a.Obj, a.Old = op, obj, old
+	a.UpdateStatus = p.s.updateStatus(a.DryRun)
+	if op == "UPDATE" {
+		// inside the store's write lock: written once the update is stored
+		if mutating {
+			p.deferred = nil // the first call of each try: the store may decide the update again
+		}
+		a.UpdateStatus = func(group, res, ns, name string, change func(resource.Object) error) error {
+			if !a.DryRun {
+				p.deferred = append(p.deferred, func() {
+					if err := p.s.updateStatus(false)(group, res, ns, name, change); err != nil {
+						log.Printf("apiserver: admission's status write of %s %s/%s: %v", res, ns, name, err)
+					}
+				})
+			}
+			return nil
+		}
+	}
 	if a.Name == "" {
 		// kube names the object of a create with generateName by its
 		// generateName until rest.BeforeCreate generated the name, after
@@ -191,5 +252,4 @@ func (p *pluginRun) run(op string, obj, old object, mutating bool) error {
 	return nil
 }
 
-func admitHook(p *resource.AdmissionPlugin) func(*resource.Attributes) error    { return p.Admit }
-func validateHook(p *resource.AdmissionPlugin) func(*resource.Attributes) error { return p.Validate }
+func admitHook(p *resource.AdmissionPlugin) func(*resource.Attributes) error { return p.Admit }

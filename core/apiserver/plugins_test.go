@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -14,10 +15,13 @@ func TestAdmissionPlugins(t *testing.T) {
 		lrs  = "/api/v1/namespaces/default/limitranges"
 		pcs  = "/apis/scheduling.k8s.io/v1/priorityclasses"
 		pvcs = "/api/v1/namespaces/default/persistentvolumeclaims"
+		rqs  = "/api/v1/namespaces/default/resourcequotas"
+		cms  = "/api/v1/namespaces/default/configmaps"
 	)
 	pod := func(name, spec string) string {
 		return `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"` + name + `"},"spec":` + spec + `}`
 	}
+	// write is a POST, or a PUT when body names the status subresource
 	type write struct{ path, body string }
 	cases := []struct {
 		name   string
@@ -72,12 +76,35 @@ func TestAdmissionPlugins(t *testing.T) {
 			setup: []write{{lrs, `{"apiVersion":"v1","kind":"LimitRange","metadata":{"name":"lr"},"spec":{"limits":[{"type":"PersistentVolumeClaim","min":{"storage":"1Gi"}}]}}`}},
 			write: write{pvcs, `{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"c"},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"100Mi"}}}}`}, code: 403,
 			msg: `persistentvolumeclaims "c" is forbidden: minimum storage usage per PersistentVolumeClaim is 1Gi, but request is 100Mi`},
+		{name: "quota without status (no controller) limits nothing",
+			setup: []write{{rqs, `{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"q"},"spec":{"hard":{"configmaps":"0"}},"status":{"hard":{"configmaps":"0"}}}`}},
+			write: write{cms, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}`}, code: 201},
+		{name: "quota with hard but no used is 403",
+			setup: []write{{rqs, `{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"q"},"spec":{"hard":{"configmaps":"1","count/secrets":"1"}}}`},
+				{rqs + "/q/status", `{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"q"},"status":{"hard":{"configmaps":"1","count/secrets":"1"}}}`}},
+			write: write{cms, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}`}, code: 403,
+			msg: `configmaps "c" is forbidden: status unknown for quota: q, resources: configmaps`},
+		{name: "quota counts the create into used",
+			setup: []write{{rqs, `{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"q"},"spec":{"hard":{"count/configmaps":"2"}}}`},
+				{rqs + "/q/status", `{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"q"},"status":{"hard":{"count/configmaps":"2"},"used":{"count/configmaps":"1"}}}`},
+				{cms, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}`}},
+			write: write{cms, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}`}, code: 403,
+			msg: `configmaps "c" is forbidden: exceeded quota: q, requested: count/configmaps=1, used: count/configmaps=2, limited: count/configmaps=2`},
+		{name: "quota constraints come first",
+			setup: []write{{rqs, `{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"q"},"spec":{"hard":{"limits.memory":"1Gi","requests.cpu":"1"}}}`},
+				{rqs + "/q/status", `{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"q"},"status":{"hard":{"limits.memory":"1Gi","requests.cpu":"1"}}}`}},
+			write: write{pods, pod("p", `{"containers":[{"name":"b","image":"x","resources":{"requests":{"cpu":"1"}}},{"name":"a","image":"x"}]}`)}, code: 403,
+			msg: `pods "p" is forbidden: failed quota: q: must specify limits.memory for: a,b; requests.cpu for: a`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := New(Options{})
 			for _, w := range c.setup {
-				if code, out := do(t, s, "POST", w.path, "application/json", w.body); code != 201 {
+				method, want := "POST", 201
+				if strings.HasSuffix(w.path, "/status") {
+					method, want = "PUT", 200
+				}
+				if code, out := do(t, s, method, w.path, "application/json", w.body); code != want {
 					t.Fatalf("setup %s: %d %v", w.path, code, out)
 				}
 			}

@@ -197,6 +197,9 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun b
 		return nil, false, err
 	}
 	if !dryRun {
+		if adm != nil {
+			adm.plugins.flush()
+		}
 		ev := resource.Event{Type: resource.Updated, Obj: out}
 		if deleted {
 			ev.Type = resource.Deleted

@@ -7,11 +7,11 @@ import (
 
 // Admission is kube-apiserver v1.37.2's admission plugins that read other
 // objects, in the order of its plugin chain (pkg/kubeapiserver/options
-// AllOrderedPlugins): LimitRanger, then Priority. (The ServiceAccount,
+// AllOrderedPlugins): LimitRanger, Priority, and ResourceQuota last. (The ServiceAccount,
 // DefaultTolerationSeconds and NamespaceLifecycle plugins need nothing
 // but the object and live in the kinds' PrepareCreate and the server.)
 func Admission() []*resource.AdmissionPlugin {
-	return []*resource.AdmissionPlugin{limitRanger, priorityPlugin}
+	return []*resource.AdmissionPlugin{limitRanger, priorityPlugin, quotaPlugin}
 }
 
 // forbidden is admission.NewForbidden: 403 `pods "web" is forbidden: msg`.

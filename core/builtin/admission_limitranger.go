@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	. "github.com/kubesandbox/kubesandbox/core/builtin/common"
+	"github.com/kubesandbox/kubesandbox/core/builtin/quota"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 )
 
@@ -152,7 +153,7 @@ func validatePodLimits(lr, pod resource.Object) []string {
 		}
 	}
 	if items := limitItems(lr, "Pod"); len(items) > 0 {
-		reqs, lims := podSums(spec, "requests"), podSums(spec, "limits")
+		reqs, lims := quota.PodSums(spec, "requests"), quota.PodSums(spec, "limits")
 		for _, it := range items {
 			errs = append(errs, checkLimitItem("Pod", it, reqs, lims)...)
 		}
@@ -218,41 +219,6 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// podSums is podRequests / podLimits: the containers' sum, or the largest
-// init container's (with the restartable ones before it) if more.
-func podSums(spec map[string]any, key string) map[string]Quantity {
-	sum := map[string]Quantity{}
-	add := func(to, from map[string]Quantity) {
-		for k, v := range from {
-			to[k] = to[k].Add(v)
-		}
-	}
-	max := func(to, from map[string]Quantity) {
-		for k, v := range from {
-			if cur, ok := to[k]; !ok || v.Cmp(cur) > 0 {
-				to[k] = v
-			}
-		}
-	}
-	for _, c := range Objs(spec, "containers") {
-		add(sum, quantities(Obj(Obj(c, "resources"), key)))
-	}
-	sidecars, inits := map[string]Quantity{}, map[string]Quantity{}
-	for _, c := range Objs(spec, "initContainers") {
-		r := quantities(Obj(Obj(c, "resources"), key))
-		if Str(c, "restartPolicy") == "Always" {
-			add(sum, r)
-			add(sidecars, r)
-			r = sidecars
-		} else {
-			add(r, sidecars)
-		}
-		max(inits, r)
-	}
-	max(sum, inits)
-	return sum
 }
 
 const maxMilliValue = math.MaxInt64 / 1000

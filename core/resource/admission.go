@@ -27,6 +27,9 @@ type AdmissionPlugin struct {
 	// Validate is the validating half: after the kind's validation,
 	// before the store write (dry runs too), on create and update.
 	Validate func(a *Attributes) error
+	// Last: Validate runs after the ValidatingAdmissionPolicy step, as
+	// kube's chain ends with ResourceQuota.
+	Last bool
 }
 
 // GroupResource names a resource: {"scheduling.k8s.io", "priorityclasses"};
@@ -46,6 +49,16 @@ type Attributes struct {
 	DryRun      bool
 	// Objects are the stored objects of the plugin's Reads.
 	Objects Lookup
+	// Now is the server's clock as a metadata timestamp.
+	Now string
+	// UpdateStatus writes the status of another stored object as
+	// kube-apiserver's loopback client does (manager "kube-apiserver",
+	// subresource status): change edits a copy of the object as stored
+	// now; its error cancels the write and is the admission's answer. On
+	// a create it writes at once; on an update, whose admission runs
+	// inside the store's write lock, once the update is stored (its
+	// error then only logged). A dry run writes nothing.
+	UpdateStatus func(group, resource, namespace, name string, change func(obj Object) error) error
 }
 
 // Lookup reads stored objects, read-only: what it returns is shared and

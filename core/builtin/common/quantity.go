@@ -290,3 +290,9 @@ func (q Quantity) Add(o Quantity) Quantity {
 	}
 	return Quantity{m: a.Add(a, b), e: e, binary: q.binary, exp: q.exp}.normal()
 }
+
+// Neg is −q.
+func (q Quantity) Neg() Quantity {
+	q.m = new(big.Int).Neg(q.mant())
+	return q
+}
