@@ -30,14 +30,14 @@ import (
 
 // readCache keeps one snapshot per resource the plugins read.
 type readCache struct {
-	entries map[resource.GroupResource]*readEntry // fixed after New
+	mu      sync.Mutex            // one rebuild at a time
+	entries map[string]*readEntry // by "group/resource", fixed after New
 }
 
 type readEntry struct {
 	prefix string // "/core/limitranges/"
 	gen    atomic.Uint64
-	cur    atomic.Pointer[readSnapshot]
-	mu     sync.Mutex
+	cur    *readSnapshot // under readCache.mu
 }
 
 // readSnapshot is a resource's stored objects at one gen, read-only.
@@ -50,20 +50,15 @@ type readSnapshot struct {
 // watchPluginReads sets up the cache for the plugins' Reads (New).
 func (s *Server) watchPluginReads() {
 	s.plugins = builtin.Admission()
-	s.reads.entries = map[resource.GroupResource]*readEntry{}
+	s.reads.entries = map[string]*readEntry{}
 	for _, p := range s.plugins {
 		for _, gr := range p.Reads {
-			if s.reads.entries[gr] == nil {
-				g := gr.Group
-				if g == "" {
-					g = "core"
-				}
-				s.reads.entries[gr] = &readEntry{prefix: "/" + g + "/" + gr.Resource + "/"}
+			g := gr.Group
+			if g == "" {
+				g = "core"
 			}
+			s.reads.entries[gr.Group+"/"+gr.Resource] = &readEntry{prefix: "/" + g + "/" + gr.Resource + "/"}
 		}
-	}
-	if len(s.reads.entries) == 0 {
-		return
 	}
 	s.store.OnCommit(func(ev store.Event) {
 		for _, e := range s.reads.entries {
@@ -74,69 +69,54 @@ func (s *Server) watchPluginReads() {
 	})
 }
 
-// snapshot is the entry's current snapshot, rebuilt if a write happened
-// since. Never call it inside a store.Update function.
-func (s *Server) snapshot(e *readEntry) *readSnapshot {
-	g := e.gen.Load()
-	if p := e.cur.Load(); p != nil && p.gen == g {
-		return p
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	g = e.gen.Load()
-	if p := e.cur.Load(); p != nil && p.gen == g {
-		return p
-	}
-	kvs, _, _, _ := s.store.List(e.prefix, "", 0, nil, 0)
-	p := &readSnapshot{gen: g, byKey: make(map[string]object, len(kvs))}
-	for _, kv := range kvs {
-		o, err := jsonx.DecodeObject(kv.Value)
-		if err != nil {
-			continue
+// pluginLookup is resource.Lookup over the snapshots of every resource
+// the plugins read, taken (rebuilt if a write happened since) before a
+// write: never inside a store.Update function.
+type pluginLookup struct{ snaps map[string]*readSnapshot }
+
+func (s *Server) gatherReads() *pluginLookup {
+	c := &s.reads
+	l := &pluginLookup{snaps: make(map[string]*readSnapshot, len(c.entries))}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for gr, e := range c.entries {
+		if g := e.gen.Load(); e.cur == nil || e.cur.gen != g {
+			kvs, _, _, _ := s.store.List(e.prefix, "", 0, nil, 0)
+			p := &readSnapshot{gen: g, byKey: make(map[string]object, len(kvs))}
+			for _, kv := range kvs {
+				if o, err := jsonx.DecodeObject(kv.Value); err == nil {
+					k := strings.TrimPrefix(kv.Key, e.prefix)
+					p.keys = append(p.keys, k)
+					p.byKey[k] = o
+				}
+			}
+			e.cur = p
 		}
-		k := strings.TrimPrefix(kv.Key, e.prefix)
-		p.keys = append(p.keys, k)
-		p.byKey[k] = o
+		l.snaps[gr] = e.cur
 	}
-	e.cur.Store(p)
-	return p
+	return l
 }
 
-// pluginLookup is resource.Lookup over snapshots gathered before a write.
-type pluginLookup map[resource.GroupResource]*readSnapshot
-
-func (l pluginLookup) Get(group, res, ns, name string) resource.Object {
-	p := l[resource.GroupResource{Group: group, Resource: res}]
-	if p == nil {
-		return nil
+func (l *pluginLookup) Get(group, res, ns, name string) resource.Object {
+	if p := l.snaps[group+"/"+res]; p != nil {
+		if ns != "" {
+			name = ns + "/" + name
+		}
+		return p.byKey[name]
 	}
-	if ns != "" {
-		name = ns + "/" + name
-	}
-	return p.byKey[name]
+	return nil
 }
 
-func (l pluginLookup) List(group, res, ns string) []resource.Object {
-	p := l[resource.GroupResource{Group: group, Resource: res}]
-	if p == nil {
-		return nil
-	}
+func (l *pluginLookup) List(group, res, ns string) []resource.Object {
 	var out []resource.Object
-	for _, k := range p.keys {
-		if ns == "" || strings.HasPrefix(k, ns+"/") {
-			out = append(out, p.byKey[k])
+	if p := l.snaps[group+"/"+res]; p != nil {
+		for _, k := range p.keys {
+			if ns == "" || strings.HasPrefix(k, ns+"/") {
+				out = append(out, p.byKey[k])
+			}
 		}
 	}
 	return out
-}
-
-// gatherReads takes the snapshots of every resource the plugins read.
-func (s *Server) gatherReads() pluginLookup {
-	l := make(pluginLookup, len(s.reads.entries))
-	for gr, e := range s.reads.entries {
-		l[gr] = s.snapshot(e)
-	}
-	return l
 }
 
 // pluginRun is one write's plugin admission: what the plugins see.
@@ -144,8 +124,9 @@ type pluginRun struct {
 	s     *Server
 	attrs resource.Attributes // Operation, Obj and Old set per call
 	// deferred are an update's UpdateStatus writes, made once it is
-	// stored (flush).
+	// stored (flush, which sets flushing).
 	deferred []func()
+	flushing bool
 }
 
 // newPluginRun prepares the plugins for a write of res (nil when the
@@ -157,33 +138,46 @@ func (s *Server) newPluginRun(res *resource.Resource, ns, name, sub string, dry 
 	if !res.Namespaced {
 		ns = ""
 	}
-	return &pluginRun{s: s, attrs: resource.Attributes{
+	p := &pluginRun{s: s, attrs: resource.Attributes{
 		Group: res.Group, Resource: res.Resource, Subresource: sub,
 		Namespace: ns, Name: name, DryRun: dry, Objects: s.gatherReads(), Now: s.timestamp(),
 	}}
+	p.attrs.UpdateStatus = p.updateStatus
+	return p
 }
 
-// updateStatus is Attributes.UpdateStatus on a create: the write now.
-func (s *Server) updateStatus(dry bool) func(group, resource, ns, name string, change func(resource.Object) error) error {
-	return func(group, resName, ns, name string, change func(resource.Object) error) error {
-		var res *resource.Resource
-		for _, r := range s.reg.forGroupResource(group, resName) {
-			if res == nil || r.Version == r.StorageVersion {
-				res = r
-			}
-		}
-		if res == nil {
-			return nil
-		}
-		_, _, err := s.updateObject(res, ns, name, dry, nil, func(old object) (object, error) {
-			next := jsonx.CopyObject(old)
-			if err := change(next); err != nil {
-				return nil, err
-			}
-			return s.fieldManagerFor(res).Update(old, next, "kube-apiserver", "status", s.now())
-		})
-		return err
+// updateStatus is Attributes.UpdateStatus: at once on a create, after the
+// write on an update (deferred), never on a dry run.
+func (p *pluginRun) updateStatus(group, resName, ns, name string, change func(resource.Object) error) error {
+	if p.attrs.DryRun {
+		return nil
 	}
+	if p.attrs.Operation == "UPDATE" && !p.flushing {
+		p.deferred = append(p.deferred, func() {
+			if err := p.updateStatus(group, resName, ns, name, change); err != nil {
+				log.Printf("apiserver: admission's status write of %s %s/%s: %v", resName, ns, name, err)
+			}
+		})
+		return nil
+	}
+	s := p.s
+	var res *resource.Resource
+	for _, r := range s.reg.forGroupResource(group, resName) {
+		if res == nil || r.Version == r.StorageVersion {
+			res = r
+		}
+	}
+	if res == nil {
+		return nil
+	}
+	_, _, err := s.updateObject(res, ns, name, false, nil, func(old object) (object, error) {
+		next := jsonx.CopyObject(old)
+		if err := change(next); err != nil {
+			return nil, err
+		}
+		return s.fieldManagerFor(res).Update(old, next, "kube-apiserver", "status", s.now())
+	})
+	return err
 }
 
 // flush makes an update's deferred writes, once it is stored.
@@ -191,49 +185,28 @@ func (p *pluginRun) flush() {
 	if p == nil {
 		return
 	}
+	p.flushing = true
 	for _, f := range p.deferred {
 		f()
 	}
-	p.deferred = nil
+	p.deferred, p.flushing = nil, false
 }
 
-// run calls hook (Admit or Validate) of each plugin, in order; the first
-// error is the answer. Only creates and updates are admitted.
-// last selects, for validation, the plugins that run after the
-// ValidatingAdmissionPolicy step (AdmissionPlugin.Last) or those before.
+// run calls the plugins' Admit (mutating) or Validate — those of
+// AdmissionPlugin.Last after the ValidatingAdmissionPolicy step, the
+// others before it —, in order; the first error is the answer. Only
+// creates and updates are admitted.
 func (p *pluginRun) run(op string, obj, old object, mutating, last bool) error {
-	hook := func(pl *resource.AdmissionPlugin) func(*resource.Attributes) error {
-		if pl.Last != last {
-			return nil
-		}
-		return pl.Validate
-	}
-	if mutating {
-		hook = admitHook
-	}
 	if p == nil || (op != "CREATE" && op != "UPDATE") {
 		return nil
 	}
-	a := p.attrs
-	a.Operation, a.Obj, a.Old = op, obj, old
-	a.UpdateStatus = p.s.updateStatus(a.DryRun)
-	if op == "UPDATE" {
-		// inside the store's write lock: written once the update is stored
-		if mutating {
-			p.deferred = nil // the first call of each try: the store may decide the update again
-		}
-		a.UpdateStatus = func(group, res, ns, name string, change func(resource.Object) error) error {
-			if !a.DryRun {
-				p.deferred = append(p.deferred, func() {
-					if err := p.s.updateStatus(false)(group, res, ns, name, change); err != nil {
-						log.Printf("apiserver: admission's status write of %s %s/%s: %v", res, ns, name, err)
-					}
-				})
-			}
-			return nil
-		}
+	if mutating {
+		p.deferred = nil // the first call of each try: the store may decide an update again
 	}
-	if a.Name == "" {
+	p.attrs.Operation, p.attrs.Obj, p.attrs.Old = op, obj, old
+	a := &p.attrs
+	orig := a.Name
+	if orig == "" {
 		// kube names the object of a create with generateName by its
 		// generateName until rest.BeforeCreate generated the name, after
 		// mutating admission
@@ -242,14 +215,21 @@ func (p *pluginRun) run(op string, obj, old object, mutating, last bool) error {
 			a.Name = g
 		}
 	}
+	var err error
 	for _, pl := range p.s.plugins {
-		if f := hook(pl); f != nil {
-			if err := f(&a); err != nil {
-				return err
+		f := pl.Admit
+		if !mutating {
+			f = nil
+			if pl.Last == last {
+				f = pl.Validate
+			}
+		}
+		if f != nil {
+			if err = f(a); err != nil {
+				break
 			}
 		}
 	}
-	return nil
+	a.Name = orig
+	return err
 }
-
-func admitHook(p *resource.AdmissionPlugin) func(*resource.Attributes) error { return p.Admit }

@@ -1,9 +1,8 @@
 package builtin
 
 import (
-	"fmt"
 	"math"
-	"sort"
+	"strconv"
 	"strings"
 
 	. "github.com/kubesandbox/kubesandbox/core/builtin/common"
@@ -27,9 +26,12 @@ import (
 var limitRanger = &resource.AdmissionPlugin{
 	Name:     "LimitRanger",
 	Reads:    []resource.GroupResource{{Resource: "limitranges"}},
-	Admit:    func(a *resource.Attributes) error { return runLimits(a, true) },
-	Validate: func(a *resource.Attributes) error { return runLimits(a, false) },
+	Admit:    limitAdmit,
+	Validate: limitValidate,
 }
+
+func limitAdmit(a *resource.Attributes) error    { return runLimits(a, true) }
+func limitValidate(a *resource.Attributes) error { return runLimits(a, false) }
 
 // runLimits is runLimitFunc: every LimitRange of the namespace mutates or
 // validates the object in turn.
@@ -110,31 +112,27 @@ func mutatePodLimits(lr resource.Object, pod resource.Object) {
 }
 
 // mergeContainerDefaults is mergeContainerResources: the defaults the
-// container does not set, and the annotation's notes about them.
+// container does not set, and the annotation's notes about them (requests
+// first).
 func mergeContainerDefaults(c, defReq, defLim map[string]any, what string, notes []string) []string {
-	res := Obj(c, "resources")
-	set := func(key string, defs map[string]any) []string {
-		var names []string
-		have := Obj(res, key)
-		for k, v := range defs {
-			if _, ok := have[k]; !ok {
-				if res == nil {
-					res = map[string]any{}
-					c["resources"] = res
-				}
-				ensure(res, key)[k] = v
-				names = append(names, k)
+	var set [2][]string
+	for i, key := range [2]string{"limits", "requests"} {
+		defs := defLim
+		if i == 1 {
+			defs = defReq
+		}
+		for _, k := range quota.Names(defs) {
+			if _, ok := Obj(Obj(c, "resources"), key)[k]; !ok {
+				ensure(ensure(c, "resources"), key)[k] = defs[k]
+				set[i] = append(set[i], k)
 			}
 		}
-		sort.Strings(names)
-		return names
 	}
-	lims := set("limits", defLim)
-	if reqs := set("requests", defReq); len(reqs) > 0 {
-		notes = append(notes, strings.Join(reqs, ", ")+" request for "+what+" "+Str(c, "name"))
+	if len(set[1]) > 0 {
+		notes = append(notes, strings.Join(set[1], ", ")+" request for "+what+" "+Str(c, "name"))
 	}
-	if len(lims) > 0 {
-		notes = append(notes, strings.Join(lims, ", ")+" limit for "+what+" "+Str(c, "name"))
+	if len(set[0]) > 0 {
+		notes = append(notes, strings.Join(set[0], ", ")+" limit for "+what+" "+Str(c, "name"))
 	}
 	return notes
 }
@@ -148,77 +146,43 @@ func validatePodLimits(lr, pod resource.Object) []string {
 		for _, group := range []string{"containers", "initContainers"} {
 			for _, c := range Objs(spec, group) {
 				res := Obj(c, "resources")
-				errs = append(errs, checkLimitItem("Container", it, quantities(Obj(res, "requests")), quantities(Obj(res, "limits")))...)
+				errs = checkLimitItem(errs, "Container", it, quota.Parse(Obj(res, "requests")), quota.Parse(Obj(res, "limits")))
 			}
 		}
 	}
 	if items := limitItems(lr, "Pod"); len(items) > 0 {
 		reqs, lims := quota.PodSums(spec, "requests"), quota.PodSums(spec, "limits")
 		for _, it := range items {
-			errs = append(errs, checkLimitItem("Pod", it, reqs, lims)...)
+			errs = checkLimitItem(errs, "Pod", it, reqs, lims)
 		}
 	}
 	return errs
 }
 
-// validatePVCLimits is PersistentVolumeClaimValidateLimitFunc.
+// validatePVCLimits is PersistentVolumeClaimValidateLimitFunc: min and
+// max of the storage request.
 func validatePVCLimits(lr, pvc resource.Object) []string {
-	reqs := quantities(Obj(Obj(Obj(pvc, "spec"), "resources"), "requests"))
+	reqs := quota.Parse(Obj(Obj(Obj(pvc, "spec"), "resources"), "requests"))
 	var errs []string
 	for _, it := range limitItems(lr, "PersistentVolumeClaim") {
-		for _, k := range sortedKeys(Obj(it, "min")) {
-			errs = appendErr(errs, minConstraint("PersistentVolumeClaim", k, q(Obj(it, "min")[k]), reqs, nil))
-		}
-		for _, k := range sortedKeys(Obj(it, "max")) {
-			errs = appendErr(errs, maxRequestConstraint("PersistentVolumeClaim", k, q(Obj(it, "max")[k]), reqs))
-		}
+		errs = checkLimitItem(errs, "PersistentVolumeClaim", it, reqs, nil)
 	}
 	return errs
 }
 
 // checkLimitItem checks one item's min, max and maxLimitRequestRatio
-// (kube ranges over maps; the keys are taken in order here).
-func checkLimitItem(typ string, it map[string]any, reqs, lims map[string]Quantity) []string {
-	var errs []string
-	for _, k := range sortedKeys(Obj(it, "min")) {
-		errs = appendErr(errs, minConstraint(typ, k, q(Obj(it, "min")[k]), reqs, lims))
-	}
-	for _, k := range sortedKeys(Obj(it, "max")) {
-		errs = appendErr(errs, maxConstraint(typ, k, q(Obj(it, "max")[k]), reqs, lims))
-	}
-	for _, k := range sortedKeys(Obj(it, "maxLimitRequestRatio")) {
-		errs = appendErr(errs, ratioConstraint(typ, k, q(Obj(it, "maxLimitRequestRatio")[k]), reqs, lims))
-	}
-	return errs
-}
-
-func appendErr(errs []string, e string) []string {
-	if e != "" {
-		errs = append(errs, e)
+// (kube ranges over maps; the names are taken in order here). lims nil:
+// a claim's, whose max bounds the request only (maxRequestConstraint).
+func checkLimitItem(errs []string, typ string, it map[string]any, reqs, lims map[string]Quantity) []string {
+	for _, bound := range []string{"min", "max", "maxLimitRequestRatio"} {
+		for _, k := range quota.Names(Obj(it, bound)) {
+			enf, _ := ParseQuantity(Obj(it, bound)[k])
+			if e := limitConstraint(typ, bound, k, enf, reqs, lims); e != "" {
+				errs = append(errs, e)
+			}
+		}
 	}
 	return errs
-}
-
-func q(v any) Quantity {
-	x, _ := ParseQuantity(v)
-	return x
-}
-
-func quantities(m map[string]any) map[string]Quantity {
-	out := make(map[string]Quantity, len(m))
-	for k, v := range m {
-		out[k] = q(v)
-	}
-	return out
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 const maxMilliValue = math.MaxInt64 / 1000
@@ -233,57 +197,43 @@ func enforcedValues(req, lim, enf Quantity) (int64, int64, int64) {
 	return r, l, e
 }
 
-func minConstraint(typ, name string, enf Quantity, reqs, lims map[string]Quantity) string {
+// limitConstraint is minConstraint, maxConstraint (maxRequestConstraint
+// when lims is nil) and limitRequestRatioConstraint: "" when name is
+// within the bound, kube's text otherwise.
+func limitConstraint(typ, bound, name string, enf Quantity, reqs, lims map[string]Quantity) string {
 	req, hasReq := reqs[name]
 	lim, hasLim := lims[name]
 	r, l, e := enforcedValues(req, lim, enf)
+	pre := "minimum " + name + " usage per " + typ + " is " + enf.String()
 	switch {
-	case !hasReq:
-		return fmt.Sprintf("minimum %s usage per %s is %s.  No request is specified", name, typ, enf)
-	case r < e:
-		return fmt.Sprintf("minimum %s usage per %s is %s, but request is %s", name, typ, enf, req)
-	case hasLim && l < e:
-		return fmt.Sprintf("minimum %s usage per %s is %s, but limit is %s", name, typ, enf, lim)
+	case bound == "min" && !hasReq:
+		return pre + ".  No request is specified"
+	case bound == "min" && r < e:
+		return pre + ", but request is " + req.String()
+	case bound == "min" && hasLim && l < e:
+		return pre + ", but limit is " + lim.String()
+	case bound == "min":
+		return ""
+	case bound == "max":
+		pre = "maximum" + pre[len("minimum"):]
+		switch {
+		case lims == nil && !hasReq:
+			return pre + ".  No request is specified"
+		case lims != nil && !hasLim:
+			return pre + ".  No limit is specified"
+		case lims != nil && l > e:
+			return pre + ", but limit is " + lim.String()
+		case hasReq && r > e:
+			return pre + ", but request is " + req.String()
+		}
+		return ""
 	}
-	return ""
-}
-
-func maxRequestConstraint(typ, name string, enf Quantity, reqs map[string]Quantity) string {
-	req, hasReq := reqs[name]
-	r, _, e := enforcedValues(req, Quantity{}, enf)
-	switch {
-	case !hasReq:
-		return fmt.Sprintf("maximum %s usage per %s is %s.  No request is specified", name, typ, enf)
-	case r > e:
-		return fmt.Sprintf("maximum %s usage per %s is %s, but request is %s", name, typ, enf, req)
-	}
-	return ""
-}
-
-func maxConstraint(typ, name string, enf Quantity, reqs, lims map[string]Quantity) string {
-	req, hasReq := reqs[name]
-	lim, hasLim := lims[name]
-	r, l, e := enforcedValues(req, lim, enf)
-	switch {
-	case !hasLim:
-		return fmt.Sprintf("maximum %s usage per %s is %s.  No limit is specified", name, typ, enf)
-	case l > e:
-		return fmt.Sprintf("maximum %s usage per %s is %s, but limit is %s", name, typ, enf, lim)
-	case hasReq && r > e:
-		return fmt.Sprintf("maximum %s usage per %s is %s, but request is %s", name, typ, enf, req)
-	}
-	return ""
-}
-
-func ratioConstraint(typ, name string, enf Quantity, reqs, lims map[string]Quantity) string {
-	req, hasReq := reqs[name]
-	lim, hasLim := lims[name]
-	r, l, _ := enforcedValues(req, lim, enf)
+	pre = name + " max limit to request ratio per " + typ + " is " + enf.String()
 	if !hasReq || r == 0 {
-		return fmt.Sprintf("%s max limit to request ratio per %s is %s, but no request is specified or request is 0", name, typ, enf)
+		return pre + ", but no request is specified or request is 0"
 	}
 	if !hasLim || l == 0 {
-		return fmt.Sprintf("%s max limit to request ratio per %s is %s, but no limit is specified or limit is 0", name, typ, enf)
+		return pre + ", but no limit is specified or limit is 0"
 	}
 	ratio := float64(l) / float64(r)
 	shown, most := ratio, float64(enf.ScaledValue(0))
@@ -291,7 +241,7 @@ func ratioConstraint(typ, name string, enf Quantity, reqs, lims map[string]Quant
 		ratio, most = ratio*1000, float64(enf.ScaledValue(-3))
 	}
 	if ratio > most {
-		return fmt.Sprintf("%s max limit to request ratio per %s is %s, but provided ratio is %f", name, typ, enf, shown)
+		return pre + ", but provided ratio is " + strconv.FormatFloat(shown, 'f', 6, 64)
 	}
 	return ""
 }
