@@ -39,10 +39,15 @@ const (
 
 // admission is one request's admission input, gathered before the write.
 type admission struct {
-	s    *Server
-	base cel.AdmissionRequest
-	mu   sync.Mutex
-	warn []string
+	s *Server
+	// plugins are the admission plugins that read other objects
+	// (plugins.go); nil: none.
+	plugins *pluginRun
+	// policies: base is set and the CEL engine judges the write.
+	policies bool
+	base     cel.AdmissionRequest
+	mu       sync.Mutex
+	warn     []string
 }
 
 // admission gathers the policies for a write of q's resource with the
@@ -62,12 +67,16 @@ func child(m object, key string) object {
 }
 
 func (s *Server) admissionFor(res *resource.Resource, ns, name, sub, op string, options object, dry bool, user resource.User) *admission {
+	var plugins *pluginRun
+	if op != "DELETE" {
+		plugins = s.newPluginRun(res, ns, name, sub, dry)
+	}
 	if s.opts.CEL == nil {
-		return nil
+		return pluginsOnly(s, plugins)
 	}
 	snap := s.policySnapshot()
 	if snap == nil || snap.empty() {
-		return nil
+		return pluginsOnly(s, plugins)
 	}
 	req := cel.AdmissionRequest{
 		Operation: op, SubResource: sub, Name: name, Namespace: ns, DryRun: dry,
@@ -107,7 +116,25 @@ func (s *Server) admissionFor(res *resource.Resource, ns, name, sub, op string, 
 		}
 		req.Bindings = append(req.Bindings, in)
 	}
-	return &admission{s: s, base: req}
+	return &admission{s: s, plugins: plugins, policies: true, base: req}
+}
+
+// pluginsOnly is the admission of a write no policy judges (nil when no
+// plugin runs either).
+func pluginsOnly(s *Server, p *pluginRun) *admission {
+	if p == nil {
+		return nil
+	}
+	return &admission{s: s, plugins: p}
+}
+
+// mutate runs the plugins' Admit on a create (old nil) or update, before
+// the kind's PrepareCreate and validation.
+func (a *admission) mutate(op string, obj, old object) error {
+	if a == nil {
+		return nil
+	}
+	return a.plugins.run(op, obj, old, true, false)
 }
 
 // params are the objects a binding's paramRef may select (CollectParams
@@ -180,6 +207,20 @@ func (s *Server) listAll(res *resource.Resource, ns string) []store.KV {
 // CREATE. A denial is kube's Status; an engine failure a 500.
 func (a *admission) admit(op string, res *resource.Resource, obj, old object) error {
 	if a == nil {
+		return nil
+	}
+	if err := a.plugins.run(op, obj, old, false, false); err != nil {
+		return err
+	}
+	if err := a.policyAdmit(op, res, obj, old); err != nil {
+		return err
+	}
+	return a.plugins.run(op, obj, old, false, true)
+}
+
+// policyAdmit is the ValidatingAdmissionPolicy step.
+func (a *admission) policyAdmit(op string, res *resource.Resource, obj, old object) error {
+	if !a.policies {
 		return nil
 	}
 	req := a.base

@@ -207,6 +207,11 @@ func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) 
 			delete(m, "managedFields")
 		}
 	}
+	// mutating admission, then the strategy's PrepareForCreate, as kube's
+	// create handler admits before rest.BeforeCreate
+	if err := o.adm.mutate("CREATE", obj, nil); err != nil {
+		return nil, err
+	}
 	prepareCreateHook(res, obj, o.user)
 	if err := s.validate(res, obj, nil); err != nil {
 		return nil, err

@@ -61,6 +61,8 @@ type Server struct {
 	openErr         error
 	openapi         openapi.Cache
 	policies        policyCache // admission's policies and bindings (policycache.go)
+	plugins         []*resource.AdmissionPlugin
+	reads           readCache // what the plugins read (plugins.go)
 
 	fmMu          sync.Mutex
 	fieldManagers map[*resource.Resource]fieldManager
@@ -116,6 +118,7 @@ func New(opts Options) *Server {
 	}
 	s.store.OnCommit(s.watchNamespaceContent)
 	s.watchPolicies()
+	s.watchPluginReads()
 	if opts.Controllers != nil {
 		ctx, cancel := context.WithCancel(context.Background())
 		s.stopControllers = cancel

@@ -142,6 +142,27 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun b
 			m["resourceVersion"] = metaStr(old, "resourceVersion")
 		}
 		if op == writeUpdate {
+			if adm != nil && adm.plugins != nil {
+				before := hasGeneration(res) && specChanged(res, obj, old)
+				if err := adm.mutate("UPDATE", obj, old); err != nil {
+					return store.NoOp(), err
+				}
+				// the generation rule once more where admission moved the
+				// spec: kube admits before PrepareForUpdate, so what
+				// admission restores (a Pod's priority) is no spec change.
+				// Where it did not, the kind's own rule stands (an
+				// autoscaling/v1 write moves the generation for a change
+				// only its stored v2 spec shows).
+				if hasGeneration(res) {
+					if after := specChanged(res, obj, old); after != before {
+						g, _ := jsonx.Int64(meta(old)["generation"])
+						if after {
+							g++
+						}
+						meta(obj)["generation"] = g
+					}
+				}
+			}
 			if err := s.validate(res, obj, old); err != nil {
 				return store.NoOp(), err
 			}
@@ -182,6 +203,9 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun b
 		return nil, false, err
 	}
 	if !dryRun {
+		if adm != nil {
+			adm.plugins.flush()
+		}
 		ev := resource.Event{Type: resource.Updated, Obj: out}
 		if deleted {
 			ev.Type = resource.Deleted

@@ -64,6 +64,19 @@ func Bootstrap() []Seed {
 		"endpoints": []any{map[string]any{"addresses": []any{APIServerIP},
 			"conditions": map[string]any{"ready": true}}},
 		"ports": []any{port()}}})
+	// the system PriorityClasses (pkg/registry/scheduling/rest's
+	// AddSystemPriorityClasses post-start hook)
+	for _, pc := range [...]struct {
+		name, desc string
+		value      int64
+	}{
+		{"system-node-critical", "Used for system critical pods that must not be moved from their current node.", 2000001000},
+		{"system-cluster-critical", "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.", 2000000000},
+	} {
+		out = append(out, Seed{Group: "scheduling.k8s.io", Version: "v1", Resource: "priorityclasses", Obj: resource.Object{
+			"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+			"metadata": map[string]any{"name": pc.name}, "value": pc.value, "description": pc.desc}})
+	}
 	return out
 }
 

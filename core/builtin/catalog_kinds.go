@@ -122,7 +122,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Limit", Type: "string", Description: "Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.", Cell: quotaLimit},
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 		},
-		Hooks: resource.Hooks{Validate: corev1.ValidateResourceQuota},
+		Hooks: resource.Hooks{Validate: corev1.ValidateResourceQuota, PrepareCreate: prepareQuotaCreate},
 	}},
 	{def: "io.k8s.api.core.v1.PersistentVolumeClaim", res: resource.Resource{
 		Version: "v1", Resource: "persistentvolumeclaims", Singular: "persistentvolumeclaim", Kind: "PersistentVolumeClaim", ListKind: "PersistentVolumeClaimList",

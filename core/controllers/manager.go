@@ -90,6 +90,7 @@ type Manager struct {
 	pulled        map[string]bool       // "node image" pulled (kubelet.go)
 	sentEvents    map[string]*sentEvent // simevents.go
 	lastEventNano int64
+	quotaDirty    map[string]bool // quota keys to compute again (resourcequota.go)
 
 	x extras // cronjob, endpoints, event TTL (timers.go)
 }
@@ -245,7 +246,7 @@ func (m *Manager) handleEvent(ev store.Event) {
 	if !interesting(key) {
 		return
 	}
-	_, _, ns, _, ok := parseKey(key)
+	group, plural, ns, _, ok := parseKey(key)
 	if !ok {
 		return
 	}
@@ -259,7 +260,8 @@ func (m *Manager) handleEvent(ev store.Event) {
 	if ev.Prev != nil {
 		prev = decode(ev.Prev.Value)
 	}
-	m.servicesChanged(key, ns, cur, prev) // endpoints.go
+	m.servicesChanged(key, ns, cur, prev)              // endpoints.go
+	m.quotaReplenish(ev, group, plural, ns, cur, prev) // resourcequota.go
 	if strings.HasPrefix(key, "/core/pods/") {
 		m.pdbsForPod(ns, cur, prev) // disruption.go
 	}
@@ -332,6 +334,8 @@ func (m *Manager) reconcile(key string) error {
 		return m.syncService(o)
 	case "/endpoints":
 		return m.endpointsLeftover(o)
+	case "/resourcequotas":
+		return m.syncQuota(key, o)
 	case "admissionregistration.k8s.io/validatingadmissionpolicies":
 		return m.syncPolicyStatus(o) // vapstatus.go
 	}

@@ -268,3 +268,31 @@ func (q Quantity) ScaledValue(scale int) int64 {
 
 // Valid reports a parsed quantity (the zero Quantity is not one).
 func (q Quantity) Valid() bool { return q.m != nil }
+
+// Add is q + o in q's format (o's when q is zero), as resource.Quantity's
+// Add: "100m" + "1" is "1100m", "1Gi" + "512Mi" is "1536Mi".
+func (q Quantity) Add(o Quantity) Quantity {
+	if !q.Valid() || q.m.Sign() == 0 {
+		r := o
+		if !r.Valid() {
+			r.m = new(big.Int)
+		}
+		return Quantity{m: new(big.Int).Add(q.mant(), r.mant()), e: r.e, binary: r.binary, exp: r.exp}.normal()
+	}
+	a, b := new(big.Int).Set(q.m), new(big.Int).Set(o.mant())
+	e := q.e
+	switch {
+	case q.e > o.e:
+		a.Mul(a, pow10(q.e-o.e))
+		e = o.e
+	case o.e > q.e:
+		b.Mul(b, pow10(o.e-q.e))
+	}
+	return Quantity{m: a.Add(a, b), e: e, binary: q.binary, exp: q.exp}.normal()
+}
+
+// Neg is −q.
+func (q Quantity) Neg() Quantity {
+	q.m = new(big.Int).Neg(q.mant())
+	return q
+}
