@@ -14,7 +14,8 @@
 //               (target: 5 sandboxes ≤ 1.5× one example), on revisits
 //
 // Run: make bench-scale (part of make bench-browser). BENCH_ROUNDS (3)
-// revisits of each kind, BENCH_OBJECTS (10000) objects.
+// revisits of each kind, BENCH_OBJECTS (10000) objects; BENCH_COMPARE=DIR
+// adds another build's web-dist to the restore rounds (before/after).
 import { startStatic, launch, closeAll } from './lib.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
@@ -50,8 +51,8 @@ async function visit(browser, url, sandbox) {
 // 10,000), so one, cm-template, is created through the API and its stored
 // form copied n times under other names and uids straight into the
 // sandbox's IndexedDB, as one snapshot in the core's format
-// (core/persist/codec.go) holding everything live: what the core restores
-// is then exactly what it would have written itself. The worker is not
+// (fixtures/snapshot-copies.mjs) holding everything live: what the core
+// restores is its own encoding of a real object. The worker is not
 // running meanwhile.
 async function fill(browser, url, sandbox, n) {
   const t0 = Date.now();
@@ -72,10 +73,11 @@ async function fill(browser, url, sandbox, n) {
   return { seconds: (Date.now() - t0) / 1000, ...r };
 }
 
-// writeSnapshot runs in a page: it reads database db's snapshot and log,
-// replays them into the live set, adds n copies of cm-template (cm-0 …),
-// and replaces both with one snapshot of the lot.
+// writeSnapshot runs in a page: it replaces database db's snapshot and log
+// with one snapshot of what they hold plus n copies of cm-template
+// (fixtures/snapshot-copies.mjs).
 async function writeSnapshot({ db: name, n }) {
+  const { withCopies } = await import('/fixtures/snapshot-copies.mjs');
   const open = await new Promise((resolve, reject) => {
     const req = indexedDB.open(name, 1);
     req.onsuccess = () => resolve(req.result);
@@ -87,64 +89,13 @@ async function writeSnapshot({ db: name, n }) {
   tx.objectStore('meta').get('snapshot').onsuccess = (e) => { got.snap = e.target.result; };
   tx.objectStore('log').getAll().onsuccess = (e) => { got.log = e.target.result; };
   await done(tx);
-  // 'S' uvarint(rev) uvarint(count) {uvarint(modRev) uvarint(createRev) uvarint(len) key uvarint(len) value}…
-  // 'E' type uvarint(modRev) uvarint(createRev) uvarint(len) key uvarint(len) value
-  const reader = (b) => {
-    let i = 0;
-    const uv = () => { let v = 0, m = 1; for (;;) { const c = b[i++]; v += (c & 0x7f) * m; if (c < 0x80) return v; m *= 128; } };
-    const bytes = () => { const l = uv(); const out = b.subarray(i, i + l); i += l; return out; };
-    return { uv, bytes, byte: () => b[i++] };
-  };
-  const dec = new TextDecoder();
-  const live = new Map(); // key → {mod, create, value}
-  let rev = 1;
-  if (got.snap) {
-    const d = reader(got.snap.data);
-    d.byte();
-    rev = d.uv();
-    for (let k = d.uv(); k > 0; k--) {
-      const mod = d.uv(), create = d.uv(), key = dec.decode(d.bytes());
-      live.set(key, { mod, create, value: d.bytes() });
-    }
-  }
-  for (const rec of got.log) {
-    const d = reader(rec);
-    d.byte();
-    const type = d.byte(), mod = d.uv(), create = d.uv(), key = dec.decode(d.bytes()), value = d.bytes();
-    if (mod <= rev) continue;
-    if (type === 0) live.set(key, { mod, create, value }); else live.delete(key);
-    rev = mod;
-  }
-  const tkey = [...live.keys()].find((k) => k.endsWith('/default/cm-template'));
-  const template = JSON.parse(dec.decode(live.get(tkey).value));
-  const enc = new TextEncoder();
-  for (let i = 0; i < n; i++) {
-    const obj = structuredClone(template);
-    obj.metadata.name = 'cm-' + i;
-    obj.metadata.uid = crypto.randomUUID();
-    obj.metadata.labels.shard = String(i % 10);
-    rev++;
-    live.set(tkey.replace(/cm-template$/, obj.metadata.name), { mod: rev, create: rev, value: enc.encode(JSON.stringify(obj)) });
-  }
-  const parts = [];
-  const uv = (v) => { const out = []; while (v >= 0x80) { out.push((v % 128) | 0x80); v = Math.floor(v / 128); } out.push(v); parts.push(Uint8Array.from(out)); };
-  parts.push(Uint8Array.of(0x53)); // 'S'
-  uv(rev);
-  uv(live.size);
-  for (const [key, kv] of live) {
-    const k = enc.encode(key);
-    uv(kv.mod); uv(kv.create); uv(k.length); parts.push(k); uv(kv.value.length); parts.push(kv.value);
-  }
-  const size = parts.reduce((a, p) => a + p.length, 0);
-  const snap = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) { snap.set(p, at); at += p.length; }
+  const { snapshot, rev, objects } = withCopies(got.snap ? got.snap.data : null, got.log, n);
   tx = open.transaction(['log', 'meta'], 'readwrite');
   tx.objectStore('log').clear();
-  tx.objectStore('meta').put({ rev, data: snap }, 'snapshot');
+  tx.objectStore('meta').put({ rev, data: snapshot }, 'snapshot');
   await done(tx);
   open.close();
-  return { objects: live.size, bytes: size, rev };
+  return { objects, bytes: snapshot.length, rev };
 }
 
 // examples opens examples.html?n=…&own=… and returns ms from the page's
@@ -159,28 +110,42 @@ async function examples(browser, url, n, own) {
   return at;
 }
 
-const server = await startStatic();
+// BENCH_COMPARE=DIR: a second build's web-dist (e.g. the commit before a
+// change) served from a server (an origin) of its own, its sandboxes
+// visited in the same rounds, alternating with this build's.
+const builds = [{ name: 'this build', web: undefined }];
+if (process.env.BENCH_COMPARE) builds.push({ name: process.env.BENCH_COMPARE, web: process.env.BENCH_COMPARE });
+for (const b of builds) b.server = await startStatic(b.web ? { web: b.web } : {});
+const server = builds[0].server;
 const browser = await launch();
 try {
   // ---- restore of a big sandbox ----
-  const filled = await fill(browser, server.url, 'big', OBJECTS);
-  console.log(`sandbox "big": ${OBJECTS} ConfigMaps stored in ${filled.seconds.toFixed(1)} s (one snapshot of ${filled.objects} objects, ${(filled.bytes / 1e6).toFixed(2)} MB, at revision ${filled.rev})`);
-  await visit(browser, server.url, 'empty'); // its database exists from here on
-  const runs = { empty: [], big: [] };
+  for (const b of builds) {
+    const filled = await fill(browser, b.server.url, 'big', OBJECTS);
+    console.log(`${b.name}: sandbox "big": ${OBJECTS} ConfigMaps stored in ${filled.seconds.toFixed(1)} s (one snapshot of ${filled.objects} objects, ${(filled.bytes / 1e6).toFixed(2)} MB, at revision ${filled.rev})`);
+    await visit(browser, b.server.url, 'empty'); // its database exists from here on
+    b.runs = { empty: [], big: [] };
+  }
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 ? ['big', 'empty'] : ['empty', 'big'];
-    for (const s of order) runs[s].push(await visit(browser, server.url, s));
+    for (const b of round % 2 ? [...builds].reverse() : builds) {
+      for (const s of order) b.runs[s].push(await visit(browser, b.server.url, s));
+    }
   }
-  for (const r of runs.big) if (r.gotStatus !== 200) throw new Error(`GET ${GET} after the restore: ${r.gotStatus}`);
-  const col = (s, f) => median(runs[s].map(f));
-  const row = (label, s) => [label,
-    ms(col(s, (r) => r.answered)), ms(col(s, (r) => r.got)), ms(col(s, (r) => r.compileMillis)),
-    ms(col(s, (r) => r.goMillis && r.goMillis.init)), ms(col(s, (r) => r.goMillis && r.goMillis.serve)),
-    ms(col(s, (r) => r.db && r.db.loadMillis)), String(col(s, (r) => r.db && r.db.loadedRecords)),
-    s === 'empty' ? '1.00×' : x(col(s, (r) => r.answered), col('empty', (r) => r.answered))];
+  const rows = [];
+  for (const b of builds) {
+    for (const r of b.runs.big) if (r.gotStatus !== 200) throw new Error(`${b.name}: GET ${GET} after the restore: ${r.gotStatus}`);
+    const col = (s, f) => median(b.runs[s].map(f));
+    const row = (label, s) => [b.name, label,
+      ms(col(s, (r) => r.answered)), ms(col(s, (r) => r.got)), ms(col(s, (r) => r.compileMillis)),
+      ms(col(s, (r) => r.goMillis && r.goMillis.init)), ms(col(s, (r) => r.goMillis && r.goMillis.serve)),
+      ms(col(s, (r) => r.db && r.db.loadMillis)), String(col(s, (r) => r.db && r.db.loadedRecords)),
+      s === 'empty' ? '1.00×' : x(col(s, (r) => r.answered), col('empty', (r) => r.answered))];
+    rows.push(row('empty', 'empty'), row(`${OBJECTS.toLocaleString('en')} ConfigMaps`, 'big'));
+  }
   table(`revisit of a sandbox with ${OBJECTS.toLocaleString('en')} stored ConfigMaps (median of ${ROUNDS}; page start → …)`,
-    ['sandbox', 'first answer (/version)', 'GET of one object', 'worker: fetch+compile', 'Go: runtime + init', 'Go: New + restore', 'IndexedDB read (in restore)', 'log records read', '÷ empty'],
-    [row('empty', 'empty'), row(`${OBJECTS.toLocaleString('en')} ConfigMaps`, 'big')]);
+    ['build', 'sandbox', 'first answer (/version)', 'GET of one object', 'worker: fetch+compile', 'Go: runtime + init', 'Go: New + restore', 'IndexedDB read (in restore)', 'log records read', '÷ empty'],
+    rows);
 
   // ---- a docs page of examples ----
   const kinds = [['one example', 1, false], ['5 examples, one shared sandbox', 5, false], ['5 examples, 5 sandboxes', 5, true]];
@@ -197,5 +162,5 @@ try {
     kinds.map(([label], i) => [label, ms(median(ex[i])), ex[i].map((v) => v.toFixed(0)).join(', '), x(median(ex[i]), median(ex[0]))]));
 } finally {
   await browser.close();
-  server.stop();
+  for (const b of builds) b.server?.stop();
 }
