@@ -73,12 +73,15 @@ func withoutTypeMeta(obj []byte) []byte {
 	firstMember := true
 	for i < n && obj[i] != '}' {
 		start := i
-		keyEnd := skipString(obj, i)
+		if obj[i] != '"' {
+			return obj
+		}
+		keyEnd := jsonx.SkipValue(obj, i)
 		if keyEnd < 0 || keyEnd >= n || obj[keyEnd] != ':' {
 			return obj
 		}
 		key := obj[start:keyEnd]
-		valEnd := skipValue(obj, keyEnd+1)
+		valEnd := jsonx.SkipValue(obj, keyEnd+1)
 		if valEnd < 0 {
 			return obj
 		}
@@ -92,63 +95,12 @@ func withoutTypeMeta(obj []byte) []byte {
 		i = valEnd
 		if i < n && obj[i] == ',' {
 			i++
+		} else if i < n && obj[i] != '}' {
+			return obj // `{"a":1"b":2}`: not a member list
 		}
 	}
-	if i >= n {
-		return obj
+	if i != n-1 {
+		return obj // unterminated, or something after the object
 	}
 	return append(out, '}')
-}
-
-// skipString returns the index after the JSON string starting at i, or -1.
-func skipString(b []byte, i int) int {
-	if i >= len(b) || b[i] != '"' {
-		return -1
-	}
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return -1
-}
-
-// skipValue returns the index after the compact JSON value starting at i.
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				j := skipString(b, i)
-				if j < 0 {
-					return -1
-				}
-				i = j - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return -1
-	}
-	for ; i < len(b); i++ {
-		if b[i] == ',' || b[i] == '}' || b[i] == ']' {
-			return i
-		}
-	}
-	return i
 }
