@@ -36,7 +36,7 @@ WASM_BUILD = GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -ldflags=
 # WASM_PACK=true keeps the linker's layout.
 WASM_PACK ?= node web/tools/wasmpack.mjs
 
-.PHONY: wasm wasm-sizes web-dist web-baseline static-server run test-browser bench-browser bench-kubectl browser-deps
+.PHONY: wasm wasm-sizes web-dist web-baseline static-server run test-browser bench-browser bench-scale bench-native-start bench-kubectl browser-deps
 
 # The core's wasm builds against structured-merge-diff with one file
 # replaced (wasm/smdlazy: no YAML parsed at package init), through
@@ -89,10 +89,24 @@ browser-deps:
 test-browser: web-dist static-server browser-deps
 	CHROMIUM=$(CHROMIUM) node --test --test-concurrency=1 tests/browser/
 
-bench-browser: web-dist web-baseline static-server browser-deps kubectl-native build
+bench-browser: web-dist web-baseline static-server browser-deps kubectl-native build playground-build
 	CHROMIUM=$(CHROMIUM) node tests/browser/bench.mjs
+	CHROMIUM=$(CHROMIUM) node tests/browser/bench-scale.mjs
+	$(MAKE) bench-native-start
 	CHROMIUM=$(CHROMIUM) node tests/browser/bench-kubectl.mjs
 	CHROMIUM=$(CHROMIUM) node tests/browser/bench-cel.mjs
+
+# start-up at scale alone (tests/browser/bench-scale.mjs): a revisit of a
+# sandbox of BENCH_OBJECTS (10,000) stored ConfigMaps against an empty one,
+# a docs page of 5 <kube-example>s against one
+bench-scale: web-dist static-server browser-deps playground-build
+	CHROMIUM=$(CHROMIUM) node tests/browser/bench-scale.mjs
+
+# the native server's start-up (tests/startnative): exec → first 200 on
+# /version and on a list, against a trivial Go net/http server binary
+bench-native-start: build
+	$(GO) build -o $(BIN)/startnative ./tests/startnative
+	$(BIN)/startnative -bin $(BIN)/kubesandbox -rounds 20
 
 # the kubectl part of bench-browser alone (tests/browser/bench-kubectl.mjs)
 bench-kubectl: web-dist static-server browser-deps kubectl-native build playground-build

@@ -3,8 +3,8 @@ package apiserver
 import (
 	"encoding/json"
 	"net/http/httptest"
-	"strings"
 	"slices"
+	"strings"
 	"testing"
 )
 

@@ -84,12 +84,15 @@ func appendWithoutTypeMeta(dst, obj []byte) []byte {
 			return append(out, obj[i:]...)
 		}
 		start := i
-		keyEnd := skipString(obj, i)
+		if obj[i] != '"' {
+			return append(dst[:base], obj...)
+		}
+		keyEnd := jsonx.SkipValue(obj, i)
 		if keyEnd < 0 || keyEnd >= n || obj[keyEnd] != ':' {
 			return append(dst[:base], obj...)
 		}
 		key := obj[start:keyEnd]
-		valEnd := skipValue(obj, keyEnd+1)
+		valEnd := jsonx.SkipValue(obj, keyEnd+1)
 		if valEnd < 0 {
 			return append(dst[:base], obj...)
 		}
@@ -105,70 +108,12 @@ func appendWithoutTypeMeta(dst, obj []byte) []byte {
 		i = valEnd
 		if i < n && obj[i] == ',' {
 			i++
+		} else if i < n && obj[i] != '}' {
+			return append(dst[:base], obj...) // `{"a":1"b":2}`: not a member list
 		}
 	}
-	if i >= n {
-		return append(dst[:base], obj...)
+	if i != n-1 {
+		return append(dst[:base], obj...) // unterminated, or something after the object
 	}
 	return append(out, '}')
-}
-
-// skipString returns the index after the JSON string starting at i, or -1:
-// the next quote that follows an even run of backslashes.
-func skipString(b []byte, i int) int {
-	if i >= len(b) || b[i] != '"' {
-		return -1
-	}
-	for j := i + 1; ; {
-		k := bytes.IndexByte(b[j:], '"')
-		if k < 0 {
-			return -1
-		}
-		q := j + k
-		esc := 0
-		for p := q - 1; p > i && b[p] == '\\'; p-- {
-			esc++
-		}
-		if esc%2 == 0 {
-			return q + 1
-		}
-		j = q + 1
-	}
-}
-
-// skipValue returns the index after the compact JSON value starting at i.
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				j := skipString(b, i)
-				if j < 0 {
-					return -1
-				}
-				i = j - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return -1
-	}
-	for ; i < len(b); i++ {
-		if b[i] == ',' || b[i] == '}' || b[i] == ']' {
-			return i
-		}
-	}
-	return i
 }

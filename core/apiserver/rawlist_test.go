@@ -17,6 +17,12 @@ func TestWithoutTypeMeta(t *testing.T) {
 		{"empty", `{}`, `{}`},
 		{"not an object", `[1]`, `[1]`},
 		{"truncated", `{"apiVersion":"v1","kind":`, `{"apiVersion":"v1","kind":`},
+		// the edges jsonx.SkipValue settled: malformed input comes back unchanged
+		{"value of no bytes", `{"apiVersion":"v1","a":}`, `{"apiVersion":"v1","a":}`},
+		{"scalar running to the end", `{"kind":"K","a":1`, `{"kind":"K","a":1`},
+		{"input after the object", `{"kind":"K","a":1}x`, `{"kind":"K","a":1}x`},
+		{"members without a comma", `{"kind":"K","a":1"b":2}`, `{"kind":"K","a":1"b":2}`},
+		{"key not a string", `{"kind":"K",a:1}`, `{"kind":"K",a:1}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := string(withoutTypeMeta([]byte(tc.in))); got != tc.want {

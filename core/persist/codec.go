@@ -52,7 +52,8 @@ func EncodeEvent(ev store.Event) []byte {
 	return appendBytes(b, ev.KV.Value)
 }
 
-// DecodeEvent decodes one log record (Prev is left nil).
+// DecodeEvent decodes one log record (Prev is left nil). The value is
+// b's own bytes, not a copy: b must not change afterwards.
 func DecodeEvent(b []byte) (store.Event, error) {
 	if len(b) < 2 || b[0] != recordTag {
 		return store.Event{}, errors.New("persist: not a log record")
@@ -94,7 +95,12 @@ func EncodeSnapshot(kvs []store.KV, rev store.Revision) []byte {
 	return b
 }
 
-// DecodeSnapshot decodes a snapshot.
+// DecodeSnapshot decodes a snapshot. Every value is a piece of b, not a
+// copy (b must not change afterwards): a revisit of 10,000 objects then
+// restores without copying 15 MB and allocating 10,000 values, and the
+// store holds what it would have held in copies. The price: b stays in
+// memory until the last value from it is gone (an object never written
+// again keeps the whole snapshot alive).
 func DecodeSnapshot(b []byte) ([]store.KV, store.Revision, error) {
 	if len(b) < 1 || b[0] != snapshotTag {
 		return nil, 0, errors.New("persist: not a snapshot")
@@ -181,8 +187,7 @@ func (d *decoder) bytes() []byte {
 		d.err = errTruncated
 		return nil
 	}
-	p := make([]byte, n)
-	copy(p, d.b[:n])
+	p := d.b[:n:n] // capped: an append to it cannot reach the next entry
 	d.b = d.b[n:]
 	return p
 }

@@ -12,7 +12,9 @@ import (
 // of the batch is stored.
 type Backend interface {
 	// Load returns the snapshot (nil if none) and every log record, in
-	// revision order.
+	// revision order, in buffers the caller keeps: the restored values
+	// are pieces of them (DecodeSnapshot), so the backend never changes
+	// them afterwards.
 	Load() (snapshot []byte, records []Record, err error)
 	// Write stores b atomically.
 	Write(b Batch) error

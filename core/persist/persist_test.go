@@ -285,3 +285,30 @@ func (b *slowBackend) Write(x Batch) error {
 	time.Sleep(b.d)
 	return b.Backend.Write(x)
 }
+
+// Restored values are pieces of the loaded snapshot (no copy): growing
+// one must never write into the next one's bytes.
+func TestSnapshotValuesShareNothingWritable(t *testing.T) {
+	kvs := []store.KV{{Key: "/a", Value: []byte(`{"a":1}`), CreateRev: 2, ModRev: 2}, {Key: "/b", Value: []byte(`{"b":2}`), CreateRev: 3, ModRev: 3}}
+	got, _, err := DecodeSnapshot(EncodeSnapshot(kvs, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		grow func([]byte) []byte
+	}{
+		{"append a byte", func(b []byte) []byte { return append(b, 'X') }},
+		{"append many", func(b []byte) []byte { return append(b, bytes.Repeat([]byte("Y"), 64)...) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.grow(got[0].Value)
+			if string(got[1].Key) != "/b" || string(got[1].Value) != `{"b":2}` {
+				t.Errorf("the next entry became %q = %q", got[1].Key, got[1].Value)
+			}
+			if string(got[0].Value) != `{"a":1}` {
+				t.Errorf("the value itself became %q", got[0].Value)
+			}
+		})
+	}
+}

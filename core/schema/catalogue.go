@@ -154,18 +154,23 @@ func (c *Catalogue) split() error {
 	}
 	spans := map[string]span{}
 	d := c.doc
-	err := eachMember(d, skipSpace(d, 0), func(key string, start, end int) error {
-		if key != "definitions" || d[start] == 'n' { // "definitions": null is none
-			return nil
-		}
-		if d[start] != '{' {
-			return fmt.Errorf("definitions: expected an object")
-		}
-		return eachMember(d, start, func(name string, s, e int) error {
-			spans[name] = span{s, e}
-			return nil
+	var err error
+	if end := jsonx.SkipValue(d, skipSpace(d, 0)); end >= 0 && skipSpace(d, end) != len(d) {
+		err = fmt.Errorf("input after the document at offset %d", end)
+	} else {
+		err = eachMember(d, skipSpace(d, 0), func(key string, start, end int) error {
+			if key != "definitions" || d[start] == 'n' { // "definitions": null is none
+				return nil
+			}
+			if d[start] != '{' {
+				return fmt.Errorf("definitions: expected an object")
+			}
+			return eachMember(d, start, func(name string, s, e int) error {
+				spans[name] = span{s, e}
+				return nil
+			})
 		})
-	})
+	}
 	if err != nil {
 		c.err = fmt.Errorf("schema document: %w", err)
 		return c.err
@@ -220,60 +225,18 @@ func eachMember(d []byte, i int, fn func(key string, start, end int) error) erro
 	}
 }
 
-// skipValue returns the end of the JSON value starting at d[i]. It only
-// finds bounds (strings, nesting); the value is checked when decoded.
+// skipValue returns the end of the JSON value starting at d[i]
+// (jsonx.SkipValue: bounds only; the value is checked when decoded).
 func skipValue(d []byte, i int) (int, error) {
-	if i >= len(d) {
-		return 0, fmt.Errorf("unexpected end of the document")
+	if e := jsonx.SkipValue(d, i); e >= 0 {
+		return e, nil
 	}
-	switch d[i] {
-	case '"':
-		for j := i + 1; j < len(d); j++ {
-			switch d[j] {
-			case '\\':
-				j++
-			case '"':
-				return j + 1, nil
-			}
-		}
-		return 0, fmt.Errorf("unterminated string at offset %d", i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(d); j++ {
-			switch d[j] {
-			case '"':
-				e, err := skipValue(d, j)
-				if err != nil {
-					return 0, err
-				}
-				j = e - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1, nil
-				}
-			}
-		}
-		return 0, fmt.Errorf("unterminated value at offset %d", i)
-	default:
-		j := i
-		for j < len(d) && d[j] != ',' && d[j] != '}' && d[j] != ']' && !isSpace(d[j]) {
-			j++
-		}
-		if j == i {
-			return 0, fmt.Errorf("expected a value at offset %d", i)
-		}
-		return j, nil
-	}
+	return 0, fmt.Errorf("expected a complete value at offset %d", i)
 }
 
 func skipSpace(d []byte, i int) int {
-	for i < len(d) && isSpace(d[i]) {
+	for i < len(d) && jsonx.IsSpace(d[i]) {
 		i++
 	}
 	return i
 }
-
-func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }

@@ -103,14 +103,16 @@ func TestCatalogueDecodesOnlyTheClosure(t *testing.T) {
 
 func TestCatalogueRejectsMalformed(t *testing.T) {
 	for name, doc := range map[string]string{
-		"not json":         `{"definitions":`,
-		"not an object":    `[]`,
-		"definitions list": `{"definitions":[]}`,
-		"type number":      `{"definitions":{"a":{"type":1}}}`,
-		"unterminated":     `{"definitions":{"a":{"type":"x}}}`,
-		"bad maxLength":    `{"definitions":{"a":{"maxLength":1.5}}}`,
-		"dangling ref":     `{"definitions":{"a":{"$ref":"nope"}}}`,
-		"no colon":         `{"definitions":{"a" {}}}`,
+		"not json":          `{"definitions":`,
+		"not an object":     `[]`,
+		"definitions list":  `{"definitions":[]}`,
+		"type number":       `{"definitions":{"a":{"type":1}}}`,
+		"unterminated":      `{"definitions":{"a":{"type":"x}}}`,
+		"bad maxLength":     `{"definitions":{"a":{"maxLength":1.5}}}`,
+		"dangling ref":      `{"definitions":{"a":{"$ref":"nope"}}}`,
+		"no colon":          `{"definitions":{"a" {}}}`,
+		"value of no bytes": `{"definitions":{"a":}}`,
+		"input after":       `{"definitions":{"a":{}}}x`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := Load([]byte(doc)); err == nil {

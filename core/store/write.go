@@ -288,17 +288,22 @@ func (s *Store) Restore(snapshot []KV, snapRev Revision, events []Event) error {
 			want++
 		}
 	}
-	seen := make(map[string]bool, len(snapshot))
-	for _, kv := range snapshot {
-		if seen[kv.Key] || kv.ModRev > snapRev || kv.CreateRev > kv.ModRev {
+	// sized once: 10,000 keys grown one by one rehash the map ~10 times
+	s.hist = make(map[string][]version, len(snapshot)+len(events))
+	s.keys = make([]string, 0, len(snapshot))
+	vs := make([]version, len(snapshot)) // one allocation for every key's first version
+	for i, kv := range snapshot {
+		if _, twice := s.hist[kv.Key]; twice || kv.ModRev > snapRev || kv.CreateRev > kv.ModRev {
 			s.hist, s.keys = map[string][]version{}, nil
 			return fmt.Errorf("store: snapshot at %d holds key %q twice or at a later revision", snapRev, kv.Key)
 		}
-		seen[kv.Key] = true
-		s.hist[kv.Key] = []version{{rev: kv.ModRev, create: kv.CreateRev, value: kv.Value}}
+		vs[i] = version{rev: kv.ModRev, create: kv.CreateRev, value: kv.Value}
+		s.hist[kv.Key] = vs[i : i+1 : i+1]
 		s.keys = append(s.keys, kv.Key)
 	}
-	sort.Strings(s.keys)
+	if !sort.StringsAreSorted(s.keys) { // a snapshot is written in key order
+		sort.Strings(s.keys)
+	}
 	s.rev, s.compact = snapRev, snapRev
 	for _, ev := range events {
 		if ev.KV.ModRev <= s.rev {

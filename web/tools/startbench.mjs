@@ -4,13 +4,16 @@
 // busy machine slows them alike; medians are printed, with each build's
 // ratio to the first one (give the baseline first).
 //
-//   node web/tools/startbench.mjs bin/web-baseline/kubesandbox.wasm bin/web/kubesandbox.wasm [--rounds 5] [--objects 200]
+//   node web/tools/startbench.mjs bin/web-baseline/kubesandbox.wasm bin/web/kubesandbox.wasm [--rounds 5] [--objects 200] [--copies 10000]
 //
 // Per process: WebAssembly.compile once, then
 //   first visit  a Go instance over an empty in-memory kubesandboxDB (the
 //                IndexedDB interface of web/worker.js): go.run → ready and
 //                the first answer (GET /version), wall and CPU;
-//   (then `--objects` ConfigMaps are created and the instance shut down)
+//   (then `--objects` ConfigMaps are created and the instance shut down;
+//   with `--copies N`, N more are stored without the API: one is created
+//   and the saved state replaced by a snapshot holding N copies of it,
+//   tests/browser/fixtures/snapshot-copies.mjs, as make bench-scale does)
 //   revisit      a second instance over the same DB (it restores them):
 //                go.run → ready → GET /version, wall and CPU, and the CPU of
 //                the first write after it (where a lazily loaded catalogue
@@ -22,7 +25,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const args = process.argv.slice(2);
-if (args[0] === '--child') await child(args[1], Number(args[2]));
+if (args[0] === '--child') await child(args[1], Number(args[2]), Number(args[3] || 0));
 else parent();
 
 function parent() {
@@ -31,11 +34,11 @@ function parent() {
     return i >= 0 ? Number(args[i + 1]) : dflt;
   };
   const files = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--')));
-  const rounds = opt('rounds', 5), objects = opt('objects', 200);
+  const rounds = opt('rounds', 5), objects = opt('objects', 200), copies = opt('copies', 0);
   const results = files.map(() => []);
   for (let r = 0; r < rounds; r++) {
     files.forEach((f, i) => {
-      const p = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', f, String(objects)], { encoding: 'utf8' });
+      const p = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', f, String(objects), String(copies)], { encoding: 'utf8', maxBuffer: 1 << 26 });
       if (p.status !== 0) throw new Error(`${f}: ${p.stderr}`);
       results[i].push(JSON.parse(p.stdout.trim().split('\n').pop()));
     });
@@ -43,7 +46,7 @@ function parent() {
   const median = (xs) => { const s = xs.filter((x) => x != null).sort((a, b) => a - b); return s.length ? s[s.length >> 1] : null; };
   const keys = Object.keys(results[results.length - 1][0]);
   const med = results.map((rs) => Object.fromEntries(keys.map((k) => [k, median(rs.map((x) => x[k]))])));
-  console.log(`${rounds} rounds, ${objects} objects restored; medians (ms), ratio to the first build`);
+  console.log(`${rounds} rounds, ${objects + copies} objects restored${copies ? ` (${copies} of them copies)` : ''}; medians (ms), ratio to the first build`);
   console.log(`| measure | ${files.join(' | ')} |`);
   console.log(`| --- |${files.map(() => ' ---: |').join('')}`);
   for (const k of keys) {
@@ -56,7 +59,8 @@ function parent() {
   }
 }
 
-async function child(file, objects) {
+async function child(file, objects, copies) {
+  const { withCopies } = await import('../../tests/browser/fixtures/snapshot-copies.mjs');
   const goroot = spawnSync('go', ['env', 'GOROOT'], { encoding: 'utf8' }).stdout.trim();
   await import(pathToFileURL(goroot + '/lib/wasm/wasm_exec.js'));
   const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e3; };
@@ -106,6 +110,8 @@ async function child(file, objects) {
     if (status !== 200) throw new Error(`GET /version: ${status}`);
     out[`${label}: go.run → first answer (wall)`] = performance.now() - w0;
     out[`${label}: go.run → first answer (CPU)`] = cpu() - k0;
+    const tm = globalThis.kubesandboxTimings;
+    if (tm) out[`${label}: of which main → serving (wall)`] = tm.serving - tm.main;
     return { exited }; // not the promise itself: an async function would wait for it
   };
   const isCore = !file.includes('baseline');
@@ -116,8 +122,18 @@ async function child(file, objects) {
       if (s !== 201) throw new Error(`create: ${s}`);
     }
   }
+  if (isCore && copies) {
+    const s = await request('POST', '/api/v1/namespaces/default/configmaps', cm('cm-template'));
+    if (s !== 201) throw new Error(`create: ${s}`);
+  }
   await new Promise((resolve) => globalThis.kubesandboxControl('shutdown', '', resolve));
   await exited;
+  if (isCore && copies) {
+    const revs = [...db.log.keys()].sort((a, b) => a - b);
+    const { snapshot, rev } = withCopies(db.snapshot && db.snapshot.data, revs.map((r) => db.log.get(r)), copies);
+    db.log.clear();
+    db.snapshot = { rev, data: snapshot };
+  }
   ({ exited } = await start('revisit'));
   if (isCore) {
     const k0 = cpu();
