@@ -76,6 +76,11 @@ type Resource struct {
 	// StorageVersion is the version objects are stored in, for CRDs with
 	// several versions; "" means Version.
 	StorageVersion string
+	// EncodingVersion, if set, is the version kube-apiserver encodes a
+	// built-in's objects in where it is not Version; discovery's
+	// storageVersionHash is computed from it (CustomResourceDefinitions
+	// are still encoded as apiextensions.k8s.io/v1beta1).
+	EncodingVersion string
 	// View, if set, makes the resource a view of another group's objects:
 	// one stored object, two APIs (events.k8s.io/v1 Events are core/v1
 	// Events in storage, as kube-apiserver's cohabiting resources are).
