@@ -27,6 +27,7 @@ func TestDiscoveryFacts(t *testing.T) {
 	for _, tc := range []struct{ name, key, want string }{
 		{"pods", "/api/v1 pods", "xPOwRZ+Yhw8="},
 		{"configmaps", "/api/v1 configmaps", "qFsyl6wFWjQ="},
+		{"podtemplates", "/api/v1 podtemplates", "LIXB2x4IFpk="},
 		{"events.k8s.io events are stored as core events", "/apis/events.k8s.io/v1 events", "r2yiGXH7wu8="},
 		{"CRDs are encoded as v1beta1", "/apis/apiextensions.k8s.io/v1 customresourcedefinitions", "jfWCUB31mvA="},
 	} {
