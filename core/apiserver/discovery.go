@@ -101,7 +101,7 @@ func (s *Server) serveResourceList(w http.ResponseWriter, r *http.Request, ri re
 			"name": res.Resource, "singularName": res.Singular, "namespaced": res.Namespaced,
 			"kind": res.Kind, "verbs": jsonx.Anys(verbs),
 		}
-		if res.Hooks.Answer == nil { // a virtual resource stores nothing
+		if res.Hooks.Answer == nil && res.Hooks.Computed == nil { // a virtual resource stores nothing
 			e["storageVersionHash"] = storageVersionHash(res)
 		}
 		if len(res.ShortNames) > 0 {

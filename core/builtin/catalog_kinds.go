@@ -59,6 +59,20 @@ var kindsCatalogue = []entry{
 		},
 		Hooks: resource.Hooks{Default: defaultTemplate, Validate: corev1.ValidatePodTemplate, Warnings: corev1.PodTemplateWarnings("template")},
 	}},
+	// ComponentStatuses: computed on each read (componentstatus.go).
+	{def: "io.k8s.api.core.v1.ComponentStatus", res: resource.Resource{
+		Version: "v1", Resource: "componentstatuses", Singular: "componentstatus", Kind: "ComponentStatus", ListKind: "ComponentStatusList",
+		ShortNames: []string{"cs"}, Verbs: []string{"get", "list"},
+		NoGeneration: true,
+		Deprecation:  "v1 ComponentStatus is deprecated in v1.19+",
+		PrinterColumns: []resource.PrinterColumn{
+			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
+			resource.PrinterColumn{Name: "Status", Type: "string", Description: "Status of the component conditions", Cell: componentStatusCell},
+			resource.PrinterColumn{Name: "Message", Type: "string", Description: "Message of the component conditions", Cell: componentMessageCell},
+			resource.PrinterColumn{Name: "Error", Type: "string", Description: "Error of the component conditions", Cell: componentErrorCell},
+		},
+		Hooks: resource.Hooks{Computed: componentStatuses},
+	}},
 	{def: "io.k8s.api.core.v1.Node", res: resource.Resource{
 		Version: "v1", Resource: "nodes", Singular: "node", Kind: "Node", ListKind: "NodeList",
 		ShortNames: []string{"no"}, Verbs: allVerbs,

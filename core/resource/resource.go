@@ -285,6 +285,12 @@ type Hooks struct {
 	// written (now: the server's clock as a metadata timestamp; user: who
 	// asks, e.g. for a SelfSubjectReview). An error is the answer instead.
 	Answer func(obj Object, now string, user User) (Object, error)
+	// Computed makes the resource computed and read-only, as
+	// componentstatuses are: nothing is stored, get and list answer the
+	// objects it returns (found by metadata.name; controllers tells
+	// whether the server runs its in-process controllers), watch answers
+	// 405 "watch is not supported", a write 405 as a missing route does.
+	Computed func(controllers bool) []Object
 }
 
 // DeleteHooks are a kind's rules for DELETE; every one may be nil.
