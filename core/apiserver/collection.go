@@ -40,12 +40,17 @@ func (q *request) deleteCollection() error {
 			// the collection's admission attributes name no object (kube's message says "Unknown")
 			item.adm = q.s.admissionFor(q.res, metaStr(obj, "namespace"), "", "", "DELETE", writeOptions("DeleteOptions", do.dryRun), do.dryRun, q.user())
 		}
-		out, _, err := q.s.deleteObject(q.res, metaStr(obj, "namespace"), metaStr(obj, "name"), item)
+		out, deleted, err := q.s.deleteObject(q.res, metaStr(obj, "namespace"), metaStr(obj, "name"), item)
 		if apierr.Is(err, apierr.ReasonNotFound) {
 			continue // gone meanwhile
 		}
 		if err != nil {
 			return err // as the registry's DeleteCollection: the first failure
+		}
+		if deleted {
+			// the registry answers the items it listed, not the deletions'
+			// revisions a single DELETE answers
+			meta(out)["resourceVersion"] = metaStr(obj, "resourceVersion")
 		}
 		items = append(items, out)
 	}

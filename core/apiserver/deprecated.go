@@ -293,6 +293,8 @@ func (s *Server) addAPIWarnings(w http.ResponseWriter, ri reqInfo, res *resource
 		return
 	case !res.Namespaced && ri.namespaceInPath && res.Resource != "namespaces":
 		return // answered by the 404 handler, as apiextensions delegates
+	case res.Hooks.Computed != nil && ri.verb != "get" && ri.verb != "list" && ri.verb != "watch":
+		return // no route: the mux's 405 carries no warning
 	case res.CRD:
 		if res.Namespaced && !ri.namespaceInPath && ri.verb != "list" && ri.verb != "watch" {
 			return

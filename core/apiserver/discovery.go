@@ -101,7 +101,7 @@ func (s *Server) serveResourceList(w http.ResponseWriter, r *http.Request, ri re
 			"name": res.Resource, "singularName": res.Singular, "namespaced": res.Namespaced,
 			"kind": res.Kind, "verbs": jsonx.Anys(verbs),
 		}
-		if res.Hooks.Answer == nil { // a virtual resource stores nothing
+		if res.Hooks.Answer == nil && res.Hooks.Computed == nil { // a virtual resource stores nothing
 			e["storageVersionHash"] = storageVersionHash(res)
 		}
 		if len(res.ShortNames) > 0 {
@@ -127,12 +127,19 @@ func (s *Server) serveResourceList(w http.ResponseWriter, r *http.Request, ri re
 }
 
 // storageVersionHash is base64(sha256("group/version/kind")[:8]) of the
-// storage version, as kube-apiserver computes it.
+// storage version, as kube-apiserver computes it: a View's objects are
+// the storing group's ("/v1/Event" for events.k8s.io/v1 Events).
 func storageVersionHash(res *resource.Resource) string {
-	v := res.Version
-	if res.StorageVersion != "" {
+	g, v := res.Group, res.Version
+	switch {
+	case res.StorageVersion != "":
 		v = res.StorageVersion
+	case res.EncodingVersion != "":
+		v = res.EncodingVersion
 	}
-	sum := sha256.Sum256([]byte(res.Group + "/" + v + "/" + res.Kind))
+	if res.View != nil {
+		g = res.View.Group
+	}
+	sum := sha256.Sum256([]byte(g + "/" + v + "/" + res.Kind))
 	return base64.StdEncoding.EncodeToString(sum[:8])
 }

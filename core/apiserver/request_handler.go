@@ -30,6 +30,9 @@ func (q *request) dispatch() error {
 	if q.res.Hooks.Answer != nil {
 		return q.answer()
 	}
+	if q.res.Hooks.Computed != nil {
+		return q.computed()
+	}
 	switch q.ri.verb {
 	case "create", "update", "patch":
 		if err := q.checkFieldManager(); err != nil {

@@ -236,7 +236,13 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request, ri reqInf
 		return
 	}
 	if !res.Namespaced && ri.namespaceInPath && res.Resource != "namespaces" {
-		http.NotFound(w, r)
+		if res.CRD {
+			http.NotFound(w, r)
+		} else {
+			// no built-in route: kube-apiserver's 404 Status
+			// (/api/v1/namespaces/default/nodes)
+			writeError(w, apierr.NotFoundPath())
+		}
 		return
 	}
 	if res.Namespaced && !ri.namespaceInPath && ri.name == "" && ri.verb != "list" && ri.verb != "watch" {

@@ -127,6 +127,9 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun b
 			if dryRun {
 				return store.NoOp(), nil
 			}
+			// the deleted object is answered at the deletion's revision
+			// (etcd3 store's conditionalDelete decodes it at txnResp.Revision)
+			meta(obj)["resourceVersion"] = strconv.FormatInt(int64(next), 10)
 			return store.DeleteOp(), nil
 		}
 		m := meta(obj)

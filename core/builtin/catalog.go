@@ -271,7 +271,8 @@ var catalogue = []entry{
 		Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions", Singular: "customresourcedefinition",
 		Kind: "CustomResourceDefinition", ListKind: "CustomResourceDefinitionList",
 		ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"}, Verbs: allVerbs,
-		Status: true,
+		EncodingVersion: "v1beta1", // apiextensions-apiserver's storage encoding
+		Status:          true,
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
 			{Name: "Created At", Type: "date", Description: doc("meta/v1.ObjectMeta.creationTimestamp"), JSONPath: ".metadata.creationTimestamp"},
 		},

@@ -46,6 +46,33 @@ var kindsCatalogue = []entry{
 		},
 		Hooks: resource.Hooks{Default: defaultEventsV1, Validate: corev1.ValidateEventsV1},
 	}},
+	// PodTemplates: stored templates (no controller reads them); their
+	// Table has no Age column (printPodTemplate).
+	{def: "io.k8s.api.core.v1.PodTemplate", res: resource.Resource{
+		Version: "v1", Resource: "podtemplates", Singular: "podtemplate", Kind: "PodTemplate", ListKind: "PodTemplateList",
+		Namespaced: true, Verbs: allVerbs, DeleteReturnsObject: true,
+		PrinterColumns: []resource.PrinterColumn{
+			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
+			resource.PrinterColumn{Name: "Containers", Type: "string", Description: "Names of each container in the template.", Cell: containersCell},
+			resource.PrinterColumn{Name: "Images", Type: "string", Description: "Images referenced by each container in the template.", Cell: imagesCell},
+			resource.PrinterColumn{Name: "Pod Labels", Type: "string", Description: "The labels for the pod template.", Cell: podTemplateLabels},
+		},
+		Hooks: resource.Hooks{Default: defaultTemplate, Validate: corev1.ValidatePodTemplate, Warnings: corev1.PodTemplateWarnings("template")},
+	}},
+	// ComponentStatuses: computed on each read (componentstatus.go).
+	{def: "io.k8s.api.core.v1.ComponentStatus", res: resource.Resource{
+		Version: "v1", Resource: "componentstatuses", Singular: "componentstatus", Kind: "ComponentStatus", ListKind: "ComponentStatusList",
+		ShortNames: []string{"cs"}, Verbs: []string{"get", "list"},
+		NoGeneration: true,
+		Deprecation:  "v1 ComponentStatus is deprecated in v1.19+",
+		PrinterColumns: []resource.PrinterColumn{
+			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
+			resource.PrinterColumn{Name: "Status", Type: "string", Description: "Status of the component conditions", Cell: componentStatusCell},
+			resource.PrinterColumn{Name: "Message", Type: "string", Description: "Message of the component conditions", Cell: componentMessageCell},
+			resource.PrinterColumn{Name: "Error", Type: "string", Description: "Error of the component conditions", Cell: componentErrorCell},
+		},
+		Hooks: resource.Hooks{Computed: componentStatuses},
+	}},
 	{def: "io.k8s.api.core.v1.Node", res: resource.Resource{
 		Version: "v1", Resource: "nodes", Singular: "node", Kind: "Node", ListKind: "NodeList",
 		ShortNames: []string{"no"}, Verbs: allVerbs,

@@ -38,7 +38,12 @@ func configMapData(o resource.Object, _ time.Time) any {
 	return int64(lenOf(o["data"]) + lenOf(o["binaryData"]))
 }
 func secretData(o resource.Object, _ time.Time) any { return int64(lenOf(o["data"])) }
-func noneCell(resource.Object, time.Time) any       { return "<none>" }
+
+// podTemplateLabels is labels.FormatLabels(template.labels) of a PodTemplate.
+func podTemplateLabels(o resource.Object, _ time.Time) any {
+	return mapCell(nestedOr(o, "template", "metadata", "labels"))
+}
+func noneCell(resource.Object, time.Time) any { return "<none>" }
 
 // cronJobSuspend is printBoolPtr(spec.suspend): a string, though the
 // column's type says boolean.
@@ -137,6 +142,10 @@ func mapCell(v any) any {
 }
 
 func templateContainers(o resource.Object) []any {
+	if l, ok := nested(o, "template", "spec", "containers"); ok { // a PodTemplate
+		c, _ := l.([]any)
+		return c
+	}
 	if l, ok := nested(o, "spec", "template", "spec", "containers"); ok {
 		c, _ := l.([]any)
 		return c

@@ -156,11 +156,13 @@ func discoveryEntry(r *resource.Resource) discoveryResource {
 			verbs = crdVerbs
 		}
 	}
-	kind := &responseKind{Group: r.Group, Version: r.Version, Kind: r.Kind}
-	if r.Hooks.Answer != nil {
-		// the review APIs' storage names no group/version (kube-apiserver
-		// v1.37.2 answers {"group":"","version":"","kind":"TokenReview"})
-		kind = &responseKind{Kind: r.Kind}
+	// A built-in's own kind names no group/version (the installer's
+	// APIResource leaves them empty when they are the group version's;
+	// kube-apiserver v1.37.2 answers {"group":"","version":"","kind":"Pod"});
+	// the apiextensions server names them for a custom resource.
+	kind := &responseKind{Kind: r.Kind}
+	if r.CRD {
+		kind = &responseKind{Group: r.Group, Version: r.Version, Kind: r.Kind}
 	}
 	d := discoveryResource{
 		Resource:         r.Resource,
@@ -171,19 +173,32 @@ func discoveryEntry(r *resource.Resource) discoveryResource {
 		ShortNames:       r.ShortNames,
 		Categories:       r.Categories,
 	}
-	status := discoverySubresource{Subresource: "status", ResponseKind: &responseKind{Group: r.Group, Version: r.Version, Kind: r.Kind}, Verbs: subresourceVerbs}
+	status := discoverySubresource{Subresource: "status", ResponseKind: kind, Verbs: subresourceVerbs}
 	scale := discoverySubresource{Subresource: "scale", ResponseKind: &responseKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}, Verbs: subresourceVerbs}
-	// Built-in subresources come sorted by name (the installer sorts its
-	// paths); the apiextensions server lists status before scale.
-	if r.CRD && r.Status {
-		d.Subresources = append(d.Subresources, status)
+	if r.CRD {
+		// the apiextensions server lists status before scale
+		if r.Status {
+			d.Subresources = append(d.Subresources, status)
+		}
+		if r.Scale != nil {
+			d.Subresources = append(d.Subresources, scale)
+		}
+		return d
 	}
+	// Built-in subresources (status, scale and the kind's own: a Pod's
+	// binding and eviction, a ServiceAccount's token) come sorted by name,
+	// as the installer sorts its paths.
 	if r.Scale != nil {
 		d.Subresources = append(d.Subresources, scale)
 	}
-	if !r.CRD && r.Status {
+	if r.Status {
 		d.Subresources = append(d.Subresources, status)
 	}
+	for _, sub := range r.Subresources {
+		d.Subresources = append(d.Subresources, discoverySubresource{Subresource: sub.Name,
+			ResponseKind: &responseKind{Group: sub.Group, Version: sub.Version, Kind: sub.Kind}, Verbs: append([]string{}, sub.Verbs...)})
+	}
+	sort.SliceStable(d.Subresources, func(i, j int) bool { return d.Subresources[i].Subresource < d.Subresources[j].Subresource })
 	return d
 }
 

@@ -20,10 +20,10 @@ func TestAggregatedDiscovery(t *testing.T) {
 	t.Run("apis", func(t *testing.T) {
 		got := string(AggregatedDiscovery(rs, false))
 		want := `{"kind":"APIGroupDiscoveryList","apiVersion":"apidiscovery.k8s.io/v2","metadata":{},"items":[` +
-			`{"metadata":{"name":"apps"},"versions":[{"version":"v1","resources":[{"resource":"deployments","responseKind":{"group":"apps","version":"v1","kind":"Deployment"},"scope":"Namespaced","singularResource":"deployment","verbs":["create","delete","deletecollection","get","list","patch","update","watch"],` +
-			`"subresources":[{"subresource":"scale","responseKind":{"group":"autoscaling","version":"v1","kind":"Scale"},"verbs":["get","patch","update"]},{"subresource":"status","responseKind":{"group":"apps","version":"v1","kind":"Deployment"},"verbs":["get","patch","update"]}]}],"freshness":"Current"}]},` +
-			`{"metadata":{"name":"batch"},"versions":[{"version":"v1","resources":[{"resource":"jobs","responseKind":{"group":"batch","version":"v1","kind":"Job"},"scope":"Namespaced","singularResource":"job","verbs":["create","delete","deletecollection","get","list","patch","update","watch"],` +
-			`"subresources":[{"subresource":"status","responseKind":{"group":"batch","version":"v1","kind":"Job"},"verbs":["get","patch","update"]}]}],"freshness":"Current"}]},` +
+			`{"metadata":{"name":"apps"},"versions":[{"version":"v1","resources":[{"resource":"deployments","responseKind":{"group":"","version":"","kind":"Deployment"},"scope":"Namespaced","singularResource":"deployment","verbs":["create","delete","deletecollection","get","list","patch","update","watch"],` +
+			`"subresources":[{"subresource":"scale","responseKind":{"group":"autoscaling","version":"v1","kind":"Scale"},"verbs":["get","patch","update"]},{"subresource":"status","responseKind":{"group":"","version":"","kind":"Deployment"},"verbs":["get","patch","update"]}]}],"freshness":"Current"}]},` +
+			`{"metadata":{"name":"batch"},"versions":[{"version":"v1","resources":[{"resource":"jobs","responseKind":{"group":"","version":"","kind":"Job"},"scope":"Namespaced","singularResource":"job","verbs":["create","delete","deletecollection","get","list","patch","update","watch"],` +
+			`"subresources":[{"subresource":"status","responseKind":{"group":"","version":"","kind":"Job"},"verbs":["get","patch","update"]}]}],"freshness":"Current"}]},` +
 			`{"metadata":{"name":"a.example.com"},"versions":[{"version":"v1","resources":[{"resource":"gadgets","responseKind":{"group":"a.example.com","version":"v1","kind":"Gadget"},"scope":"Namespaced","singularResource":"gadget","verbs":["delete","deletecollection","get","list","patch","create","update","watch"],"shortNames":["gd"],"categories":["all"],` +
 			`"subresources":[{"subresource":"status","responseKind":{"group":"a.example.com","version":"v1","kind":"Gadget"},"verbs":["get","patch","update"]},{"subresource":"scale","responseKind":{"group":"autoscaling","version":"v1","kind":"Scale"},"verbs":["get","patch","update"]}]}],"freshness":"Current"},` +
 			`{"version":"v1beta1","resources":[{"resource":"gadgets","responseKind":{"group":"a.example.com","version":"v1beta1","kind":"Gadget"},"scope":"Cluster","singularResource":"gadget","verbs":["delete","deletecollection","get","list","patch","create","update","watch"]}],"freshness":"Current"}]}]}`
@@ -34,7 +34,24 @@ func TestAggregatedDiscovery(t *testing.T) {
 	t.Run("api", func(t *testing.T) {
 		got := string(AggregatedDiscovery(rs, true))
 		want := `{"kind":"APIGroupDiscoveryList","apiVersion":"apidiscovery.k8s.io/v2","metadata":{},"items":[{"metadata":{},"versions":[{"version":"v1","resources":[` +
-			`{"resource":"namespaces","responseKind":{"group":"","version":"v1","kind":"Namespace"},"scope":"Cluster","singularResource":"namespace","verbs":["get","list"]}],"freshness":"Current"}]}]}`
+			`{"resource":"namespaces","responseKind":{"group":"","version":"","kind":"Namespace"},"scope":"Cluster","singularResource":"namespace","verbs":["get","list"]}],"freshness":"Current"}]}]}`
+		if got != want {
+			t.Fatalf("got\n%s\nwant\n%s", got, want)
+		}
+	})
+	t.Run("own subresources sorted with status", func(t *testing.T) {
+		// kube-apiserver v1.37.2's pods: binding, eviction (policy/v1), status
+		pods := []*resource.Resource{{Version: "v1", Resource: "pods", Singular: "pod", Kind: "Pod", Namespaced: true, Status: true,
+			Verbs: []string{"get"}, Subresources: []resource.Subresource{
+				{Name: "eviction", Group: "policy", Version: "v1", Kind: "Eviction", Verbs: []string{"create"}},
+				{Name: "binding", Kind: "Binding", Verbs: []string{"create"}},
+			}}}
+		got := string(AggregatedDiscovery(pods, true))
+		want := `{"kind":"APIGroupDiscoveryList","apiVersion":"apidiscovery.k8s.io/v2","metadata":{},"items":[{"metadata":{},"versions":[{"version":"v1","resources":[` +
+			`{"resource":"pods","responseKind":{"group":"","version":"","kind":"Pod"},"scope":"Namespaced","singularResource":"pod","verbs":["get"],"subresources":[` +
+			`{"subresource":"binding","responseKind":{"group":"","version":"","kind":"Binding"},"verbs":["create"]},` +
+			`{"subresource":"eviction","responseKind":{"group":"policy","version":"v1","kind":"Eviction"},"verbs":["create"]},` +
+			`{"subresource":"status","responseKind":{"group":"","version":"","kind":"Pod"},"verbs":["get","patch","update"]}]}],"freshness":"Current"}]}]}`
 		if got != want {
 			t.Fatalf("got\n%s\nwant\n%s", got, want)
 		}

@@ -76,6 +76,11 @@ type Resource struct {
 	// StorageVersion is the version objects are stored in, for CRDs with
 	// several versions; "" means Version.
 	StorageVersion string
+	// EncodingVersion, if set, is the version kube-apiserver encodes a
+	// built-in's objects in where it is not Version; discovery's
+	// storageVersionHash is computed from it (CustomResourceDefinitions
+	// are still encoded as apiextensions.k8s.io/v1beta1).
+	EncodingVersion string
 	// View, if set, makes the resource a view of another group's objects:
 	// one stored object, two APIs (events.k8s.io/v1 Events are core/v1
 	// Events in storage, as kube-apiserver's cohabiting resources are).
@@ -289,6 +294,12 @@ type Hooks struct {
 	// written (now: the server's clock as a metadata timestamp; user: who
 	// asks, e.g. for a SelfSubjectReview). An error is the answer instead.
 	Answer func(obj Object, now string, user User) (Object, error)
+	// Computed makes the resource computed and read-only, as
+	// componentstatuses are: nothing is stored, get and list answer the
+	// objects it returns (found by metadata.name; controllers tells
+	// whether the server runs its in-process controllers), watch answers
+	// 405 "watch is not supported", a write 405 as a missing route does.
+	Computed func(controllers bool) []Object
 }
 
 // DeleteHooks are a kind's rules for DELETE; every one may be nil.

@@ -74,6 +74,9 @@ func Roots() []reflect.Type {
 		reflect.TypeFor[rbacv1.ClusterRoleBinding](),
 		reflect.TypeFor[autoscalingv1.Scale](),
 		reflect.TypeFor[certificatesv1.CertificateSigningRequest](),
+		// The last core/v1 kinds of issue 12.
+		reflect.TypeFor[corev1.PodTemplate](),
+		reflect.TypeFor[corev1.ComponentStatus](),
 		// Admission policies (issue 19).
 		reflect.TypeFor[admissionregistrationv1.ValidatingAdmissionPolicy](),
 		reflect.TypeFor[admissionregistrationv1.ValidatingAdmissionPolicyBinding](),

@@ -72,6 +72,15 @@ func RefCauses(gvk schema.GroupVersionKind, data, oldData []byte) (causes []stri
 				return corevalidation.ValidatePodUpdate(o, op, opts)
 			})
 		}
+	case *core.PodTemplate:
+		opts := podutil.GetValidationOptionsFromPodTemplate(&o.Template, nil)
+		if old == nil {
+			errs = commonCreate(o, func() field.ErrorList { return corevalidation.ValidatePodTemplate(o, opts) })
+		} else {
+			errs = commonUpdate(o, old, func() field.ErrorList {
+				return corevalidation.ValidatePodTemplateUpdate(o, old.(*core.PodTemplate), opts)
+			})
+		}
 	case *apps.Deployment:
 		opts := podutil.GetValidationOptionsFromPodTemplate(&o.Spec.Template, nil)
 		if old == nil {
