@@ -1,7 +1,5 @@
 package jsonx
 
-import "bytes"
-
 // SkipValue returns the index just past the JSON value starting at b[i]:
 // a string (escapes skipped), an object or array (to the bracket that
 // closes it, strings inside taken whole), or a scalar (up to the next
@@ -22,23 +20,7 @@ func SkipValue(b []byte, i int) int {
 	}
 	switch b[i] {
 	case '"':
-		// the next quote not escaped: one after an even run of backslashes
-		// (found with IndexByte: long strings are most of a list's bytes)
-		for j := i + 1; ; {
-			k := bytes.IndexByte(b[j:], '"')
-			if k < 0 {
-				return -1
-			}
-			q := j + k
-			esc := 0
-			for p := q - 1; p > i && b[p] == '\\'; p-- {
-				esc++
-			}
-			if esc%2 == 0 {
-				return q + 1
-			}
-			j = q + 1
-		}
+		return stringEnd(b, i) // dup.go: IndexByte, a list's bytes are mostly strings
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(b); j++ {
