@@ -121,7 +121,7 @@ func mergeContainerDefaults(c, defReq, defLim map[string]any, what string, notes
 		if i == 1 {
 			defs = defReq
 		}
-		for _, k := range quota.Names(defs) {
+		for _, k := range Keys(defs) {
 			if _, ok := Obj(Obj(c, "resources"), key)[k]; !ok {
 				ensure(ensure(c, "resources"), key)[k] = defs[k]
 				set[i] = append(set[i], k)
@@ -175,7 +175,7 @@ func validatePVCLimits(lr, pvc resource.Object) []string {
 // a claim's, whose max bounds the request only (maxRequestConstraint).
 func checkLimitItem(errs []string, typ string, it map[string]any, reqs, lims map[string]Quantity) []string {
 	for _, bound := range []string{"min", "max", "maxLimitRequestRatio"} {
-		for _, k := range quota.Names(Obj(it, bound)) {
+		for _, k := range Keys(Obj(it, bound)) {
 			enf, _ := ParseQuantity(Obj(it, bound)[k])
 			if e := limitConstraint(typ, bound, k, enf, reqs, lims); e != "" {
 				errs = append(errs, e)

@@ -105,7 +105,7 @@ func checkQuota(a *resource.Attributes, q resource.Object, d quota.Resources) er
 	if a.Subresource == "status" || len(requested) == 0 {
 		return nil
 	}
-	next := quota.Add(quota.Mask(used, quota.Names(requested)), requested)
+	next := quota.Add(quota.Mask(used, Keys(requested)), requested)
 	exceeded := quota.Exceeded(next, hard)
 	if len(exceeded) == 0 {
 		return nil

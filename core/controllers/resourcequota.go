@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubesandbox/kubesandbox/core/builtin/common"
 	"github.com/kubesandbox/kubesandbox/core/builtin/quota"
 	"github.com/kubesandbox/kubesandbox/core/store"
 )
@@ -37,7 +38,7 @@ func (m *Manager) syncQuota(key string, q obj) error {
 	hard := quota.Parse(child(q, "spec", "hard"))
 	st := child(q, "status")
 	statusHard, used := quota.Parse(child(st, "hard")), quota.Parse(child(st, "used"))
-	names := quota.Names(hard)
+	names := common.Keys(hard)
 	if !force && quota.Equal(hard, statusHard) && len(quota.Mask(used, names)) == len(names) {
 		return nil
 	}

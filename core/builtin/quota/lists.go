@@ -1,7 +1,6 @@
 package quota
 
 import (
-	"sort"
 	"strings"
 
 	. "github.com/kubesandbox/kubesandbox/core/builtin/common"
@@ -56,21 +55,11 @@ func Mask(a Resources, names []string) Resources {
 	return out
 }
 
-// Names are the list's names, sorted.
-func Names[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // Exceeded is quota.LessThanOrEqual's second result: the names of a above
 // their limit in b (a name b lacks is not limited), sorted.
 func Exceeded(a, b Resources) []string {
 	var out []string
-	for _, k := range Names(a) {
+	for _, k := range Keys(a) {
 		if lim, ok := b[k]; ok && a[k].Cmp(lim) > 0 {
 			out = append(out, k)
 		}
@@ -81,7 +70,7 @@ func Exceeded(a, b Resources) []string {
 // Pretty is prettyPrint: "pods=1,requests.cpu=500m" in name order.
 func Pretty(a Resources) string {
 	var parts []string
-	for _, k := range Names(a) {
+	for _, k := range Keys(a) {
 		parts = append(parts, k+"="+a[k].String())
 	}
 	return strings.Join(parts, ",")

@@ -94,7 +94,7 @@ func matches(group, resource, n string) bool {
 }
 
 // HardNames are the resource names of a quota's status.hard.
-func HardNames(q map[string]any) []string { return Names(Obj(Obj(q, "status"), "hard")) }
+func HardNames(q map[string]any) []string { return Keys(Obj(Obj(q, "status"), "hard")) }
 
 // Applies is generic.Matches: the quota limits something the object uses
 // and every scope of it matches the object (only Pods have scopes; a
