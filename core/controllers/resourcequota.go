@@ -50,7 +50,17 @@ func (m *Manager) syncQuota(key string, q obj) error {
 	next["status"] = map[string]any{"hard": quota.JSON(hard), "used": quota.JSON(newUsed)}
 	_, err := m.cm.do(m.ctx, http.MethodPut, kResourceQuotas.path(namespace(q), name(q), "status"), ctJSON, next)
 	if isCode(err, http.StatusConflict) {
-		m.markQuota(key)
+		// someone wrote the quota meanwhile — admission counting what it
+		// admitted, at once, before storing the object: look again. Only
+		// a recount that was asked for (a replenishment) is forced again;
+		// forcing one after any conflict could miss an object admitted
+		// and not yet stored and write its usage away, with nothing to
+		// recount it later (kube's five-minute resync is not built)
+		if force {
+			m.markQuota(key)
+		} else {
+			m.q.add(key)
+		}
 	}
 	return ignoreRace(err)
 }
