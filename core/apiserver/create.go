@@ -213,7 +213,7 @@ func (s *Server) createObject(res *resource.Resource, obj object, o createOpts) 
 		return nil, err
 	}
 	prepareCreateHook(res, obj, o.user)
-	if err := s.validate(res, obj, nil); err != nil {
+	if err := s.validate(res, obj, nil, false); err != nil {
 		return nil, err
 	}
 	if err := o.adm.admit("CREATE", res, obj, nil); err != nil {

@@ -127,7 +127,7 @@ func (c cluster) Update(obj resource.Object, manager, sub string, change func(re
 	if c.res.Namespaced {
 		ns = str(m, "namespace")
 	}
-	_, _, err := c.s.updateObject(c.res, ns, name, false, nil, func(old object) (object, error) {
+	_, _, err := c.s.updateObject(c.res, ns, name, sub, false, nil, func(old object) (object, error) {
 		next := jsonx.CopyObject(old)
 		change(next)
 		if manager == "" {

@@ -74,7 +74,7 @@ func (q *request) patch() error {
 	sub := q.ri.subresource
 	var prev object
 	adm := q.admission("UPDATE", writeOptions("PatchOptions", dry))
-	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, adm, func(old object) (object, error) {
+	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, sub, dry, adm, func(old object) (object, error) {
 		prev = old
 		cur, err := jsonx.Marshal(old)
 		if err != nil {
@@ -191,7 +191,7 @@ func (q *request) apply(body []byte, force, dry bool, fv string) error {
 	}
 	var prev object
 	adm := q.admission("UPDATE", writeOptions("PatchOptions", dry))
-	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, adm, func(old object) (object, error) {
+	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, sub, dry, adm, func(old object) (object, error) {
 		prev = old
 		obj, err := fm.Apply(old, jsonx.CopyObject(applied), manager, sub, force, q.s.now())
 		if err != nil {

@@ -170,7 +170,7 @@ func (p *pluginRun) updateStatus(group, resName, ns, name string, change func(re
 	if res == nil {
 		return nil
 	}
-	_, _, err := s.updateObject(res, ns, name, false, nil, func(old object) (object, error) {
+	_, _, err := s.updateObject(res, ns, name, "status", false, nil, func(old object) (object, error) {
 		next := jsonx.CopyObject(old)
 		if err := change(next); err != nil {
 			return nil, err

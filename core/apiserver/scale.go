@@ -138,7 +138,7 @@ func (q *request) checkScale(sc object) error {
 // into it and answers the resulting Scale.
 func (q *request) storeScale(dry bool, scaleFor func(old object) (object, error)) error {
 	manager := q.managerName()
-	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, q.admission("UPDATE", writeOptions("UpdateOptions", dry)), func(old object) (object, error) {
+	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, "scale", dry, q.admission("UPDATE", writeOptions("UpdateOptions", dry)), func(old object) (object, error) {
 		sc, err := scaleFor(old)
 		if err != nil {
 			return nil, err
@@ -153,10 +153,6 @@ func (q *request) storeScale(dry bool, scaleFor func(old object) (object, error)
 		}
 		if errs := schemaValidate(q.res, obj); len(errs) > 0 {
 			return nil, apierr.Invalid(q.gk(), q.ri.name, errs)
-		}
-		if hasGeneration(q.res) && specChanged(q.res, obj, old) {
-			g, _ := jsonx.Int64(meta(obj)["generation"])
-			meta(obj)["generation"] = g + 1
 		}
 		out, err := q.s.fieldManagerFor(q.res).Update(old, obj, manager, "scale", q.s.now())
 		if err == nil {

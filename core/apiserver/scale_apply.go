@@ -41,7 +41,7 @@ func (q *request) applyScale(body []byte, force, dry bool) error {
 	}
 	manager := q.query.Get("fieldManager")
 	fm := q.s.fieldManagerFor(q.res)
-	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, q.admission("UPDATE", writeOptions("UpdateOptions", dry)), func(old object) (object, error) {
+	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, "scale", dry, q.admission("UPDATE", writeOptions("UpdateOptions", dry)), func(old object) (object, error) {
 		obj, err := fm.Apply(old, jsonx.CopyObject(parent), manager, "scale", force, q.s.now())
 		if err != nil {
 			return nil, patch.ToAPIError(err)
@@ -53,10 +53,6 @@ func (q *request) applyScale(body []byte, force, dry bool) error {
 		meta(obj)["resourceVersion"] = rv
 		if errs := schemaValidate(q.res, obj); len(errs) > 0 {
 			return nil, apierr.Invalid(q.gk(), q.ri.name, errs)
-		}
-		if hasGeneration(q.res) && specChanged(q.res, obj, old) {
-			g, _ := jsonx.Int64(meta(obj)["generation"])
-			meta(obj)["generation"] = g + 1
 		}
 		dropScaleEntryTimes(obj)
 		return obj, nil

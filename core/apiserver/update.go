@@ -26,7 +26,7 @@ func (q *request) update() error {
 	var prev object
 	base := q.warn
 	adm := q.admission("UPDATE", writeOptions("UpdateOptions", dry))
-	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, dry, adm, func(old object) (object, error) {
+	out, _, err := q.s.updateObject(q.res, q.ri.namespace, q.ri.name, sub, dry, adm, func(old object) (object, error) {
 		prev = old
 		if uid := metaStr(obj, "uid"); uid != "" && uid != metaStr(old, "uid") {
 			// the body's uid is a precondition of the storage update
@@ -62,13 +62,19 @@ func (q *request) update() error {
 
 // updateObject is the guaranteed-update loop of every write to an existing
 // object: mutate computes the new object from the current one; the
-// resourceVersion precondition, validation, no-op detection, and the
-// "last finalizer removed from a deleting object" rule are applied here.
-// deleted reports that the write removed the object.
-func (s *Server) updateObject(res *resource.Resource, ns, name string, dryRun bool, adm *admission, mutate func(old object) (object, error)) (out object, deleted bool, err error) {
+// resourceVersion precondition, mutating admission, the strategy's rules
+// after it (generation, a status strategy's PrepareForUpdate), validation,
+// no-op detection, and the "last finalizer removed from a deleting object"
+// rule are applied here. sub is the subresource written ("", "status" or
+// "scale"). deleted reports that the write removed the object.
+func (s *Server) updateObject(res *resource.Resource, ns, name, sub string, dryRun bool, adm *admission, mutate func(old object) (object, error)) (out object, deleted bool, err error) {
+	op := writeUpdate
+	if sub == "status" {
+		op = writeUpdateStatus
+	}
 	return s.writeExisting(res, ns, name, dryRun, adm, func(old object) (object, writeOp, error) {
 		obj, err := mutate(old)
-		return obj, writeUpdate, err
+		return obj, op, err
 	})
 }
 
@@ -81,6 +87,9 @@ const (
 	// nothing; a deleting object it leaves without finalizers (and not
 	// Delete.Held) is removed instead.
 	writeUpdate writeOp = iota
+	// writeUpdateStatus: writeUpdate of the status subresource, prepared
+	// and validated by the kind's status strategy (no generation bump).
+	writeUpdateStatus
 	// writeMarkDeleted: the graceful-deletion write, stored like an update
 	// but not validated as one (it sets the immutable deletion fields).
 	writeMarkDeleted
@@ -144,29 +153,16 @@ func (s *Server) writeExisting(res *resource.Resource, ns, name string, dryRun b
 			// the stored resourceVersion before validating
 			m["resourceVersion"] = metaStr(old, "resourceVersion")
 		}
-		if op == writeUpdate {
-			if adm != nil && adm.plugins != nil {
-				before := hasGeneration(res) && specChanged(res, obj, old)
-				if err := adm.mutate("UPDATE", obj, old); err != nil {
-					return store.NoOp(), err
-				}
-				// the generation rule once more where admission moved the
-				// spec: kube admits before PrepareForUpdate, so what
-				// admission restores (a Pod's priority) is no spec change.
-				// Where it did not, the kind's own rule stands (an
-				// autoscaling/v1 write moves the generation for a change
-				// only its stored v2 spec shows).
-				if hasGeneration(res) {
-					if after := specChanged(res, obj, old); after != before {
-						g, _ := jsonx.Int64(meta(old)["generation"])
-						if after {
-							g++
-						}
-						meta(obj)["generation"] = g
-					}
-				}
+		if op == writeUpdate || op == writeUpdateStatus {
+			// kube-apiserver's order: mutating admission (in the handler),
+			// then the store's BeforeUpdate — the strategy's
+			// PrepareForUpdate sees the admitted object —, validation,
+			// validating admission
+			if err := adm.mutate("UPDATE", obj, old); err != nil {
+				return store.NoOp(), err
 			}
-			if err := s.validate(res, obj, old); err != nil {
+			prepareAdmitted(res, obj, old, op == writeUpdateStatus, s.timestamp)
+			if err := s.validate(res, obj, old, op == writeUpdateStatus); err != nil {
 				return store.NoOp(), err
 			}
 			if err := adm.admit("UPDATE", res, obj, old); err != nil {

@@ -224,21 +224,49 @@ func prepareUpdate(res *resource.Resource, obj, old object, sub string) {
 	if res.Hooks.PrepareUpdate != nil {
 		res.Hooks.PrepareUpdate(obj, old)
 	}
-	if hasGeneration(res) && specChanged(res, obj, old) {
-		g, _ := jsonx.Int64(m["generation"])
-		m["generation"] = g + 1
+}
+
+// prepareAdmitted is the rest of the strategy's PrepareForUpdate, which
+// kube runs after mutating admission (the store's BeforeUpdate): a write
+// of the main resource or its scale moves metadata.generation once when
+// the admitted spec differs from the stored one (unless the kind's own
+// PrepareUpdate moved it already, as autoscaling/v1's rule for a change
+// only its stored v2 spec shows does); a status write runs the status
+// strategy's PrepareStatusUpdate (now: the server's clock).
+//
+// For example, a Pod PUT whose body drops the priority the Priority
+// plugin restores changes no spec, and keeps its generation.
+func prepareAdmitted(res *resource.Resource, obj, old object, status bool, now func() string) {
+	if status {
+		if res.Hooks.PrepareStatusUpdate != nil {
+			res.Hooks.PrepareStatusUpdate(obj, old, now())
+		}
+		return
+	}
+	if !hasGeneration(res) {
+		return
+	}
+	m := meta(obj)
+	g, _ := jsonx.Int64(m["generation"])
+	og, _ := jsonx.Int64(meta(old)["generation"])
+	if g == og && specChanged(res, obj, old) {
+		m["generation"] = og + 1
 	}
 }
 
 // validate runs metadata, schema and resource validation, and the
 // kind's CEL checks when the server has an engine.
-func (s *Server) validate(res *resource.Resource, obj, old object) error {
+// A status write (status) is checked with the kind's ValidateStatus where
+// it has one, instead of Validate.
+func (s *Server) validate(res *resource.Resource, obj, old object, status bool) error {
 	var errs field.ErrorList
 	if old != nil || !res.NoKindMetaChecks {
 		errs = validateMeta(res, obj, old)
 	}
 	errs = append(errs, schemaValidate(res, obj)...)
-	if res.Hooks.Validate != nil {
+	if status && res.Hooks.ValidateStatus != nil {
+		errs = append(errs, res.Hooks.ValidateStatus(obj, old)...)
+	} else if res.Hooks.Validate != nil {
 		errs = append(errs, res.Hooks.Validate(obj, old)...)
 	}
 	if old == nil && res.NoKindMetaChecks && len(errs) == 0 {

@@ -231,7 +231,11 @@ func Anonymous() User {
 //
 // an update (PUT, PATCH, apply, a status write):
 //
-//	PrepareUpdate ─▶ Default ─▶ Name + Validate(obj, old) ─▶ store (or delete, unless Delete.Held) ─▶ Controller(Updated)
+//	PrepareUpdate ─▶ Default ─▶ mutating admission ─▶ generation / PrepareStatusUpdate ─▶ Name + Validate(obj, old) ─▶ store (or delete, unless Delete.Held) ─▶ Controller(Updated)
+//
+// (metadata.generation moves after mutating admission, as kube's
+// PrepareForUpdate runs in the store after the handler admitted the object;
+// a status write is checked with ValidateStatus where the kind has one)
 //
 // and a DELETE of an object that is not being deleted yet:
 //
@@ -261,6 +265,17 @@ type Hooks struct {
 	// e.g. to set status on a new Namespace.
 	PrepareCreate func(obj Object)
 	PrepareUpdate func(obj, old Object)
+	// PrepareStatusUpdate is the status strategy's PrepareForUpdate
+	// beyond the status/main split, run on a /status write after mutating
+	// admission; now is the server's clock as a metadata timestamp. E.g.
+	// a PersistentVolume whose status.phase changes gets
+	// status.lastPhaseTransitionTime: now.
+	PrepareStatusUpdate func(obj, old Object, now string)
+	// ValidateStatus, when set, checks a /status write instead of
+	// Validate: the status strategy's ValidateUpdate (a Node's
+	// ValidateNodeUpdate alone, where a write of the main resource also
+	// runs ValidateNode).
+	ValidateStatus func(obj, old Object) field.ErrorList
 	// Requester records on a new object who creates it, right after
 	// PrepareCreate, as a strategy reads the user from the request's
 	// context (a CertificateSigningRequest's spec.username, uid, groups and
