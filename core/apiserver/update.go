@@ -47,6 +47,12 @@ func (q *request) update() error {
 				field.Invalid(field.NewPath("metadata", "resourceVersion"), int64(0), "must be specified for an update")})
 		}
 		next := jsonx.CopyObject(obj)
+		if q.res.Hooks.Default != nil && !q.res.CRD {
+			// kube-apiserver decodes (and so defaults) the body before
+			// the field manager runs: what the defaults add (a Node's
+			// status.allocatable from its capacity) is the writer's
+			q.res.Hooks.Default(next)
+		}
 		q.warn = base[:len(base):len(base)] // the loop may run again
 		q.warnFinalizers(next, old)
 		prepareUpdate(q.res, next, old, sub)

@@ -173,6 +173,13 @@ func prepareUpdate(res *resource.Resource, obj, old object, sub string) {
 			delete(obj, "status")
 		}
 		nm := meta(obj)
+		if res.StatusMetadata {
+			// the status strategy resets the spec alone: the body's
+			// metadata, less what BeforeUpdate keeps
+			obj["metadata"] = m
+			carryMeta(m, om)
+			return
+		}
 		if !res.CRD {
 			// built-in status strategies reset spec and labels (and owner
 			// references) but let annotations through
@@ -201,6 +208,16 @@ func prepareUpdate(res *resource.Resource, obj, old object, sub string) {
 			delete(obj, "status")
 		}
 	}
+	carryMeta(m, om)
+	if res.Hooks.PrepareUpdate != nil {
+		res.Hooks.PrepareUpdate(obj, old)
+	}
+}
+
+// carryMeta is what rest.BeforeUpdate keeps of the stored metadata om in
+// an update's m: generation, uid (when m has none), creation and deletion
+// time stamps, the grace period.
+func carryMeta(m, om map[string]any) {
 	if g, ok := om["generation"]; ok {
 		m["generation"] = g
 	} else {
@@ -221,9 +238,6 @@ func prepareUpdate(res *resource.Resource, obj, old object, sub string) {
 		m["deletionGracePeriodSeconds"] = om["deletionGracePeriodSeconds"]
 	}
 	delete(m, "selfLink")
-	if res.Hooks.PrepareUpdate != nil {
-		res.Hooks.PrepareUpdate(obj, old)
-	}
 }
 
 // prepareAdmitted is the rest of the strategy's PrepareForUpdate, which

@@ -76,7 +76,7 @@ var kindsCatalogue = []entry{
 	{def: "io.k8s.api.core.v1.Node", res: resource.Resource{
 		Version: "v1", Resource: "nodes", Singular: "node", Kind: "Node", ListKind: "NodeList",
 		ShortNames: []string{"no"}, Verbs: allVerbs,
-		NoGeneration: true, Status: true, NoKindMetaChecks: true,
+		NoGeneration: true, Status: true, NoKindMetaChecks: true, StatusMetadata: true,
 		SelectableFields: []string{"spec.unschedulable"},
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
@@ -90,7 +90,7 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Kernel-Version", Type: "string", Priority: 1, Description: "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", Cell: nodeKernelVersion},
 			resource.PrinterColumn{Name: "Container-Runtime", Type: "string", Priority: 1, Description: "ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).", Cell: nodeContainerRuntime},
 		},
-		Hooks: resource.Hooks{Default: defaultNode, PrepareCreate: prepareNodeCreate, PrepareUpdate: prepareNodeUpdate, Validate: corev1.ValidateNode,
+		Hooks: resource.Hooks{Default: defaultNode, PrepareCreate: prepareNodeCreate, PrepareUpdate: prepareNodeUpdate, Validate: corev1.ValidateNode, ValidateStatus: corev1.ValidateNodeUpdate,
 			Warnings: corev1.NodeWarnings},
 	}},
 	{def: "io.k8s.api.core.v1.Endpoints", res: resource.Resource{
@@ -172,7 +172,7 @@ var kindsCatalogue = []entry{
 	{def: "io.k8s.api.core.v1.PersistentVolume", res: resource.Resource{
 		Version: "v1", Resource: "persistentvolumes", Singular: "persistentvolume", Kind: "PersistentVolume", ListKind: "PersistentVolumeList",
 		ShortNames: []string{"pv"}, Verbs: allVerbs,
-		NoGeneration: true, DeleteReturnsObject: true, Status: true, NoKindMetaChecks: true,
+		NoGeneration: true, DeleteReturnsObject: true, Status: true, NoKindMetaChecks: true, StatusMetadata: true,
 		SelectableFields: []string{"name"},
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
@@ -187,7 +187,8 @@ var kindsCatalogue = []entry{
 			resource.PrinterColumn{Name: "Age", Type: "string", Description: "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", Cell: ageCell},
 			resource.PrinterColumn{Name: "VolumeMode", Type: "string", Priority: 1, Description: "volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state. Value of Filesystem is implied when not included in spec.", Cell: volumeModeCell},
 		},
-		Hooks: resource.Hooks{Default: defaultPV, PrepareCreate: corev1.PreparePVCreate, Validate: corev1.ValidatePV},
+		Hooks: resource.Hooks{Default: defaultPV, PrepareCreate: corev1.PreparePVCreate, Validate: corev1.ValidatePV,
+			PrepareStatusUpdate: corev1.PreparePVStatusUpdate, ValidateStatus: corev1.ValidatePVStatus},
 	}},
 	{def: "io.k8s.api.storage.v1.StorageClass", res: resource.Resource{
 		Group: "storage.k8s.io", Version: "v1", Resource: "storageclasses", Singular: "storageclass", Kind: "StorageClass", ListKind: "StorageClassList",

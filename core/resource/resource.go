@@ -102,6 +102,11 @@ type Resource struct {
 	// bad label and a bad spec gets the spec's causes only), and an update
 	// gets ObjectMetaUpdate's causes once, from rest.BeforeUpdate, not twice.
 	NoKindMetaChecks bool
+	// StatusMetadata: a status write takes metadata (labels, finalizers,
+	// owner references) from its body, as the status strategies that
+	// reset only the spec do (PersistentVolume, Node); otherwise they stay
+	// as stored and only annotations come from the body.
+	StatusMetadata bool
 	// OrphanByDefault: a DELETE that names no propagation policy orphans
 	// the dependents (the strategy's DefaultGarbageCollectionPolicy is
 	// OrphanDependents: core/v1 ReplicationControllers, for backwards

@@ -29,6 +29,16 @@ func ValidateNode(obj, old map[string]any) field.ErrorList {
 	if old == nil {
 		return errs
 	}
+	return append(errs, ValidateNodeUpdate(obj, old)...)
+}
+
+// ValidateNodeUpdate is kube's ValidateNodeUpdate, the node status
+// strategy's ValidateUpdate alone: a status write of status.capacity
+// {cpu: "-1"} answers `status.capacity.cpu: Invalid value: "-1": must be
+// greater than or equal to 0` once (a write of the main resource, which
+// runs ValidateNode too, keeps the stored status).
+func ValidateNodeUpdate(obj, old map[string]any) field.ErrorList {
+	var errs field.ErrorList
 	spec, ospec := Obj(obj, "spec"), Obj(old, "spec")
 	status := Obj(obj, "status")
 	sp := field.NewPath("spec")
@@ -116,11 +126,39 @@ func nodeAnnotations(obj map[string]any) field.ErrorList {
 		return nil
 	}
 	p := metaPath.Child("annotations")
-	var taints []map[string]any
-	if err := json.Unmarshal([]byte(v), &taints); err != nil {
-		return field.ErrorList{field.Invalid(p, taintsAnnotation, err.Error())}
+	var typed []Taint
+	if err := json.Unmarshal([]byte(v), &typed); err != nil {
+		// kube decodes into its internal []core.Taint (no JSON tags)
+		msg := strings.ReplaceAll(err.Error(), "corev1.Taint", "core.Taint")
+		return field.ErrorList{field.Invalid(p, taintsAnnotation, msg)}
 	}
+	var taints []map[string]any
+	_ = json.Unmarshal([]byte(v), &taints)
 	return nodeTaints(taints, p.Child(taintsAnnotation))
+}
+
+// Taint is the shape of kube's internal core.Taint, so that a taints
+// annotation of the wrong JSON types fails as kube's does: `[{"key": 1}]`
+// → json: cannot unmarshal number into Go struct field Taint.Key of type
+// string.
+type Taint struct {
+	Key, Value, Effect string
+	TimeAdded          taintTime
+}
+
+// taintTime decodes as metav1.Time does: null, or an RFC 3339 string.
+type taintTime struct{}
+
+func (*taintTime) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	_, err := time.Parse(time.RFC3339, s)
+	return err
 }
 
 // nodeTaints is validateNodeTaints: key a label name, value a label

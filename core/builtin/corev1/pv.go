@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 
 	. "github.com/kubesandbox/kubesandbox/core/builtin/common"
 	"github.com/kubesandbox/kubesandbox/core/field"
@@ -34,6 +35,54 @@ func PreparePVCreate(obj map[string]any) {
 	obj["status"] = map[string]any{"phase": "Pending", "lastPhaseTransitionTime": Obj(obj, "metadata")["creationTimestamp"]}
 	addFinalizer(obj, "kubernetes.io/pv-protection")
 }
+
+// PreparePVStatusUpdate is the status strategy's PrepareForUpdate past
+// the spec reset: a write that changes status.phase with no
+// lastPhaseTransitionTime of its own (none, or the stored one) is stamped
+// now; one that keeps the phase and names none keeps the stored one.
+//
+//	stored {phase: Pending, lastPhaseTransitionTime: T0}, written {phase: Available}
+//	→ {phase: Available, lastPhaseTransitionTime: now}
+func PreparePVStatusUpdate(obj, old map[string]any, now string) {
+	st, ost := Obj(obj, "status"), Obj(old, "status")
+	t, ot := st["lastPhaseTransitionTime"], ost["lastPhaseTransitionTime"]
+	switch {
+	case Str(st, "phase") == Str(ost, "phase") && t == nil:
+		if ot != nil {
+			ensureStatus(obj)["lastPhaseTransitionTime"] = ot
+		}
+	case Str(st, "phase") != Str(ost, "phase") && (t == nil || sameTime(t, ot)):
+		ensureStatus(obj)["lastPhaseTransitionTime"] = now
+	}
+}
+
+func ensureStatus(obj map[string]any) map[string]any {
+	st, ok := obj["status"].(map[string]any)
+	if !ok {
+		st = map[string]any{}
+		obj["status"] = st
+	}
+	return st
+}
+
+// sameTime is metav1.Time's Equal of two RFC 3339 values.
+func sameTime(a, b any) bool {
+	as, _ := a.(string)
+	bs, _ := b.(string)
+	ta, err1 := time.Parse(time.RFC3339, as)
+	tb, err2 := time.Parse(time.RFC3339, bs)
+	if err1 != nil || err2 != nil {
+		return as == bs
+	}
+	return ta.Equal(tb)
+}
+
+// ValidatePVStatus is the status strategy's ValidateUpdate,
+// ValidatePersistentVolumeStatusUpdate: metadata only (the server's
+// generic ObjectMeta checks; the resourceVersion it requires is always set
+// by then), none of the main resource's rules — a status write of a
+// hostPath volume with the mount-options annotation is stored.
+func ValidatePVStatus(obj, old map[string]any) field.ErrorList { return nil }
 
 // ValidatePV is ValidatePersistentVolume (create) and
 // ValidatePersistentVolumeUpdate: access modes, capacity (storage only,
