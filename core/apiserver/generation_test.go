@@ -88,6 +88,10 @@ func TestGenerationAfterAdmission(t *testing.T) {
 			[]step{{"PATCH", hpa1, merge, `{"spec":{"targetCPUUtilizationPercentage":50}}`, nil}}, hpa2, 2},
 		{"hpa v1 patch of what only v2's spec shows", [2]string{hpas2, hpa},
 			[]step{{"PATCH", hpa1, merge, `{"metadata":{"annotations":{"autoscaling.alpha.kubernetes.io/behavior":"{\"ScaleUp\":{\"StabilizationWindowSeconds\":30}}"}}}`, nil}}, hpa2, 2},
+		{"priorityclass update keeps generation 1 (its strategy never moves it)",
+			[2]string{"/apis/scheduling.k8s.io/v1/priorityclasses", `{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"pc"},"value":10}`},
+			[]step{{"PATCH", "/apis/scheduling.k8s.io/v1/priorityclasses/pc", merge, `{"description":"x","globalDefault":true}`, nil}},
+			"/apis/scheduling.k8s.io/v1/priorityclasses/pc", 1},
 		{"hpa v1 status patch", [2]string{hpas2, hpa},
 			[]step{{"PATCH", hpa1 + "/status", merge, `{"status":{"currentReplicas":1,"desiredReplicas":1}}`, nil}}, hpa2, 1},
 	}

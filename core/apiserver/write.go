@@ -257,7 +257,7 @@ func prepareAdmitted(res *resource.Resource, obj, old object, status bool, now f
 		}
 		return
 	}
-	if !hasGeneration(res) {
+	if !hasGeneration(res) || res.FixedGeneration {
 		return
 	}
 	m := meta(obj)

@@ -287,7 +287,7 @@ var kindsCatalogue = []entry{
 	}},
 	{def: "io.k8s.api.scheduling.v1.PriorityClass", res: resource.Resource{
 		Group: "scheduling.k8s.io", Version: "v1", Resource: "priorityclasses", Singular: "priorityclass", Kind: "PriorityClass", ListKind: "PriorityClassList",
-		ShortNames: []string{"pc"}, Verbs: allVerbs,
+		ShortNames: []string{"pc"}, Verbs: allVerbs, FixedGeneration: true,
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
 			resource.PrinterColumn{Name: "Value", Type: "integer", Description: "value represents the integer value of this priority class. This is the actual priority that pods receive when they have the name of this class in their pod spec.", JSONPath: ".value"},

@@ -95,6 +95,10 @@ type Resource struct {
 	// NoGeneration: objects carry no metadata.generation (ConfigMap,
 	// Secret, Namespace, ...).
 	NoGeneration bool
+	// FixedGeneration: a new object gets metadata.generation 1 and no
+	// update moves it (PriorityClass, whose strategy sets it on create
+	// only).
+	FixedGeneration bool
 	// NoKindMetaChecks: the kind's validation (Hooks.Validate) checks no
 	// metadata, unlike most strategies (ValidateObjectMeta(Update) first).
 	// So, as rest.ValidateCreate does, a create gets the generic ObjectMeta
