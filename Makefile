@@ -36,7 +36,7 @@ CI ?= true
 # race detector; -short leaves out the property test's thousands of random
 # requests there (they run in the pass without it). About 2-4 minutes on 2
 # cores.
-RACE_PKGS := ./core/store ./core/apiserver ./core/openapi ./core/controllers
+RACE_PKGS := ./core/store ./core/apiserver ./core/openapi ./core/controllers ./internal/celproc
 
 test-go:
 	$(GO) vet ./...

@@ -76,6 +76,7 @@ type proc struct {
 	next    uint64
 	pending map[uint64]chan response
 	err     error // set when the engine is gone
+	exited  chan struct{} // closed once the process is reaped (read)
 }
 
 // Engine is the engine at path (e.g. "bin/kubesandbox-cel"), started on
@@ -98,7 +99,8 @@ func (t *Transport) Starts() int {
 	return t.started
 }
 
-// Close ends the engine (its stdin closes; it exits) and waits for it.
+// Close ends the engine (its stdin closes; it exits) and waits until it
+// has.
 func (t *Transport) Close() error {
 	t.mu.Lock()
 	p := t.proc
@@ -108,7 +110,8 @@ func (t *Transport) Close() error {
 		return nil
 	}
 	p.in.Close()
-	return p.cmd.Wait()
+	<-p.exited
+	return nil
 }
 
 // running is the engine, started if there is none or the last one is gone.
@@ -147,7 +150,7 @@ func (t *Transport) start() (*proc, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	p := &proc{cmd: cmd, in: in, pending: map[uint64]chan response{}}
+	p := &proc{cmd: cmd, in: in, pending: map[uint64]chan response{}, exited: make(chan struct{})}
 	go p.read(out)
 	return p, nil
 }
@@ -218,7 +221,8 @@ func (p *proc) read(out io.Reader) {
 	}
 	p.fail(fmt.Errorf("cel: the engine exited (%v)", err))
 	p.in.Close()
-	go p.cmd.Wait() // reap it
+	p.cmd.Wait() // reap it; the one Wait (Close waits on exited)
+	close(p.exited)
 }
 
 // fail marks the engine gone and answers every waiting call with err.
