@@ -9,10 +9,14 @@ BIN := bin
 
 all: build
 
-# the server links the CEL engine, which lives in the module of its own at
-# cel/ (the real k8s.io code; the core never imports it)
+# the server (the core alone, cmd/kubesandbox) and beside it the CEL
+# engine (cel/cmd/kubesandbox-cel, the module of its own at cel/ with the
+# real k8s.io code; the core never imports it), which the server starts
+# the first time a CRD rule or an admission policy needs it: the engine's
+# package init is never on the way to the server's first answer
 build:
-	cd cel && $(GO) build -o ../$(BIN)/kubesandbox ./cmd/kubesandbox
+	$(GO) build -o $(BIN)/kubesandbox ./cmd/kubesandbox
+	cd cel && $(GO) build -o ../$(BIN)/kubesandbox-cel ./cmd/kubesandbox-cel
 
 ## serve: the native API server (kubectl/client-go can talk to it);
 ## NODES=0 runs it without Nodes (Pods stay Pending, as on a control plane
@@ -32,7 +36,7 @@ CI ?= true
 # race detector; -short leaves out the property test's thousands of random
 # requests there (they run in the pass without it). About 2-4 minutes on 2
 # cores.
-RACE_PKGS := ./core/store ./core/apiserver ./core/openapi ./core/controllers
+RACE_PKGS := ./core/store ./core/apiserver ./core/openapi ./core/controllers ./internal/celproc
 
 test-go:
 	$(GO) vet ./...

@@ -36,7 +36,7 @@ type step struct {
 // createSandbox({controllers: false})), each step's
 // exit code and output checked.
 //
-// Binaries: $KUBESANDBOX_BIN/{kubesandbox,kubectl} (make test-kubectl
+// Binaries: $KUBESANDBOX_BIN/{kubesandbox,kubesandbox-cel,kubectl} (make test-kubectl
 // builds them), else they are built here.
 func TestNativeCommands(t *testing.T) {
 	var s script
@@ -131,7 +131,8 @@ func binaries(t *testing.T) string {
 	}
 	dir := t.TempDir()
 	for _, b := range []struct{ dir, out, pkg string }{
-		{"../cel", "kubesandbox", "./cmd/kubesandbox"},
+		{"..", "kubesandbox", "./cmd/kubesandbox"},
+		{"../cel", "kubesandbox-cel", "./cmd/kubesandbox-cel"}, // started by kubesandbox beside it
 		{".", "kubectl", "./cmd/native"},
 	} {
 		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, b.out), b.pkg)

@@ -107,7 +107,7 @@ bench-scale: web-dist static-server browser-deps playground-build
 # /version and on a list, against a trivial Go net/http server binary
 bench-native-start: build
 	$(GO) build -o $(BIN)/startnative ./tests/startnative
-	$(BIN)/startnative -bin $(BIN)/kubesandbox -rounds 20
+	$(BIN)/startnative -bin $(BIN)/kubesandbox -rounds 20 $(if $(BENCH_BEFORE),-before $(BENCH_BEFORE))
 
 # the kubectl part of bench-browser alone (tests/browser/bench-kubectl.mjs)
 bench-kubectl: web-dist static-server browser-deps kubectl-native build playground-build

@@ -44,12 +44,13 @@ web-dist: cel-wasm
 bench-cel: web-dist static-server browser-deps
 	CHROMIUM=$(CHROMIUM) node tests/browser/bench-cel.mjs
 
-# kubesandbox (cel/cmd/kubesandbox, the API server alone) on CEL_BENCH_ADDR
-# against $(KUBE) (start it: cd ../shared/oracle && KUBE_KCM=0 ./kube-start.sh PORT)
+# kubesandbox (bin/kubesandbox as make build makes it: the engine is
+# bin/kubesandbox-cel, started on the first rule) on CEL_BENCH_ADDR against
+# $(KUBE) (start it: cd ../shared/oracle && KUBE_KCM=0 ./kube-start.sh PORT)
 CEL_BENCH_ADDR ?= 127.0.0.1:6516
 CEL_BENCH_N ?= 300
-bench-cel-native:
-	cd cel && $(GO) build -o ../$(BIN)/kubesandbox ./cmd/kubesandbox && $(GO) build -o ../$(BIN)/celbench ./cmd/celbench
+bench-cel-native: build
+	cd cel && $(GO) build -o ../$(BIN)/celbench ./cmd/celbench
 	$(BIN)/kubesandbox -addr $(CEL_BENCH_ADDR) -controllers=false -kubeconfig= & pid=$$!; \
 	  trap "kill $$pid" EXIT; \
 	  $(BIN)/celbench -ours http://$(CEL_BENCH_ADDR) $(if $(KUBE),-kube $(KUBE)) -n $(CEL_BENCH_N) -runs 2

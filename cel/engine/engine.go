@@ -1,8 +1,9 @@
 // Package engine is kubesandbox's CEL engine (core/cel.Engine) built from
 // the real Kubernetes code: k8s.io/apiextensions-apiserver's CRD validator
 // for x-kubernetes-validations (package cel/crd) and k8s.io/apiserver's
-// ValidatingAdmissionPolicy plugin (package cel/policy). Natively the
-// server links it (cel/cmd/kubesandbox); in the browser its halves are
+// ValidatingAdmissionPolicy plugin (package cel/policy). Natively it runs
+// as a process of its own (cel/cmd/kubesandbox-cel, started by the
+// server on first use) or linked into cel/cmd/kubesandbox; in the browser its halves are
 // cel-crd.wasm and cel-policy.wasm (cel/cmd/wasm, which links one or the
 // other, never this package), reached through core/cel.Remote.
 package engine

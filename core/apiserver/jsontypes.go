@@ -4,15 +4,12 @@ package apiserver
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
 	"github.com/kubesandbox/kubesandbox/core/builtin"
 	"github.com/kubesandbox/kubesandbox/core/resource"
 	"github.com/kubesandbox/kubesandbox/core/schema"
 )
-
-var nameDefs sync.Once
 
 // checkJSONTypes fails a built-in kind's body with a value of the wrong
 // JSON type as its Go decoder does, before any validation (400, not 422):
@@ -24,12 +21,13 @@ func checkJSONTypes(res *resource.Resource, obj object) error {
 	if res.CRD {
 		return nil
 	}
-	nameDefs.Do(func() {
-		if defs, err := builtin.Definitions(); err == nil {
-			schema.NameDefs(defs)
-		}
-	})
-	err := schema.JSONTypeError(res.SchemaOf(), obj)
+	// res's schema loads the definitions it reaches: naming what is loaded
+	// is enough, the whole catalogue is not (Definitions: hundreds of
+	// definitions decoded while every other schema lookup waits — the
+	// controllers' first write held a client's first list 50-100 ms)
+	s := res.SchemaOf()
+	builtin.NameLoadedDefinitions()
+	err := schema.JSONTypeError(s, obj)
 	if err == nil {
 		return nil
 	}

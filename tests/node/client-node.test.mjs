@@ -4,7 +4,7 @@
 //
 //   node --test tests/node/     (or: make test-clients)
 //
-// The test builds cel/cmd/kubesandbox with `go build`, starts it on a
+// The test builds cmd/kubesandbox with `go build`, starts it on a
 // free port without controllers and stops it at the end.
 
 import { test, before, after } from 'node:test';
@@ -57,7 +57,7 @@ function start(bin, port, kubeconfig) {
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ksb-node-'));
   const bin = join(dir, 'kubesandbox');
-  execFileSync('go', ['build', '-o', bin, './cmd/kubesandbox'], { cwd: join(root, 'cel'), stdio: 'inherit' });
+  execFileSync('go', ['build', '-o', bin, './cmd/kubesandbox'], { cwd: root, stdio: 'inherit' });
   const kubeconfig = join(dir, 'kubeconfig.yaml');
   server = await start(bin, await freePort(), kubeconfig);
   const written = new k8s.KubeConfig();

@@ -7,6 +7,7 @@
 //
 //	go build -o bin/startnative ./tests/startnative
 //	bin/startnative -bin bin/kubesandbox -rounds 20
+//	bin/startnative -bin bin/kubesandbox -before /work/base-bin/kubesandbox   # before and after in one run
 //
 // Each round starts the baseline and then the server (the order alternates
 // between rounds, so a busy machine slows both alike) on a free loopback
@@ -39,6 +40,7 @@ import (
 func main() {
 	serve := flag.String("serve", "", "run as the baseline: serve on this address")
 	bin := flag.String("bin", "bin/kubesandbox", "the server binary")
+	before := flag.String("before", "", "another server binary to start in the same rounds (e.g. main's build, /work/base-bin/kubesandbox): before and after in one run")
 	rounds := flag.Int("rounds", 20, "starts of each binary")
 	list := flag.String("list", "/api/v1/namespaces/default/configmaps", "the list to ask for after /version")
 	controllers := flag.Bool("controllers", true, "start the server with its controllers (as make serve)")
@@ -55,6 +57,11 @@ func main() {
 		{name: "kubesandbox (" + *bin + ")", argv: func(addr string) []string {
 			return []string{*bin, "-addr", addr, "-kubeconfig", "", fmt.Sprintf("-controllers=%t", *controllers)}
 		}},
+	}
+	if *before != "" {
+		progs = append(progs, prog{name: "before (" + *before + ")", argv: func(addr string) []string {
+			return []string{*before, "-addr", addr, "-kubeconfig", "", fmt.Sprintf("-controllers=%t", *controllers)}
+		}})
 	}
 	res := make([]result, len(progs))
 	for r := 0; r < *rounds; r++ {
@@ -76,7 +83,9 @@ func main() {
 			ms(pct(res[i].list, .5)), ms(pct(res[i].list, .9)), float64(pct(res[i].list, .5))/float64(pct(base.list, .5)))
 	}
 	if *inittrace {
-		initTrace(progs[1])
+		for _, p := range progs[1:] {
+			initTrace(p)
+		}
 	}
 }
 

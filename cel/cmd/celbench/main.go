@@ -1,7 +1,7 @@
 // Command celbench measures CRD validation rules natively: it creates N
 // custom resources, one POST after the other with the same client, of a
 // CRD whose schema carries several x-kubernetes-validations rules and of
-// the same CRD without them, against kubesandbox (cel/cmd/kubesandbox)
+// the same CRD without them, against kubesandbox (bin/kubesandbox)
 // and against a real kube-apiserver, alternating, and prints objects/s
 // per server and CRD, and ours against kube's per object (the target:
 // within 2× of kube-apiserver's for the same CRD). Each server's own
@@ -173,7 +173,7 @@ func create(base, plural, prefix string, n int) (time.Duration, error) {
 }
 
 func main() {
-	ours := flag.String("ours", "http://127.0.0.1:6512", "kubesandbox (cel/cmd/kubesandbox -controllers=false)")
+	ours := flag.String("ours", "http://127.0.0.1:6512", "kubesandbox (bin/kubesandbox -controllers=false)")
 	kube := flag.String("kube", "", "kube-apiserver over plain HTTP (../shared/oracle's proxy); empty: ours alone")
 	n := flag.Int("n", 300, "custom resources per CRD, server and run")
 	runs := flag.Int("runs", 2, "runs (each: every server, both CRDs)")

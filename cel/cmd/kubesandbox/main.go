@@ -1,69 +1,20 @@
-// Command kubesandbox serves the core's API natively, so kubectl and
-// client-go can talk to it: over plain HTTP by default, or — with -tls —
-// over HTTPS with a self-signed certificate and a bearer token, both in
-// the kubeconfig it writes. It links the CEL engine (cel/engine): CRD
-// validation rules are evaluated as kube-apiserver evaluates them.
-//
-// The test mode, as envtest runs kube-apiserver (no controllers change
-// objects under a test):
+// Command kubesandbox is the native server (internal/servermain has the
+// flags) with the CEL engine (cel/engine) linked in-process: one binary,
+// no pipe, for `cd cel && go run ./cmd/kubesandbox`. `make build` builds
+// the root module's cmd/kubesandbox instead, which starts the engine
+// (cmd/kubesandbox-cel) as a process of its own the first time a rule or
+// a policy needs it, and so answers its first request without this
+// binary's k8s.io/* package init.
 //
 //	kubesandbox -controllers=false -tls -kubeconfig /tmp/kubeconfig
-//	USE_EXISTING_CLUSTER=true KUBECONFIG=/tmp/kubeconfig go test ./...
 package main
 
 import (
-	"context"
-	"flag"
-	"fmt"
-	"net/http"
-	_ "net/http/pprof" // served only with -pprof, on its own listener
-	"os"
-	"os/signal"
-	"path/filepath"
-	"syscall"
-
 	"github.com/kubesandbox/kubesandbox/cel/engine"
-	"github.com/kubesandbox/kubesandbox/core/controllers"
-	"github.com/kubesandbox/kubesandbox/testserver"
+	"github.com/kubesandbox/kubesandbox/core/cel"
+	"github.com/kubesandbox/kubesandbox/internal/servermain"
 )
 
 func main() {
-	addr := flag.String("addr", "127.0.0.1:6443", "address to listen on")
-	kubeconfig := flag.String("kubeconfig", "kubeconfig.yaml", "where to write a kubeconfig for this server (empty: don't)")
-	ctrl := flag.Bool("controllers", true, "run the in-process controllers (garbage collector, Deployments, ReplicaSets, Jobs, DaemonSets, the scheduler and simulated kubelets); false is the test mode, as envtest runs kube-apiserver")
-	nodes := flag.Int("nodes", controllers.DefaultNodes, "simulated Nodes (sandbox-control-plane, sandbox-worker, ...); 0: nothing runs Pods, they stay Pending (a control plane without scheduler or kubelet)")
-	useTLS := flag.Bool("tls", false, "serve HTTPS with a self-signed certificate and require a bearer token (both written to the kubeconfig)")
-	token := flag.String("token", "", "with -tls: the bearer token to require (default: random)")
-	pprofAddr := flag.String("pprof", "", "serve net/http/pprof on this address (e.g. 127.0.0.1:6061; empty: don't), apart from the API")
-	flag.Parse()
-	if *pprofAddr != "" {
-		go func() { fmt.Fprintln(os.Stderr, http.ListenAndServe(*pprofAddr, nil)) }()
-	}
-
-	if *nodes < 0 {
-		fmt.Fprintln(os.Stderr, "-nodes must not be negative")
-		os.Exit(2)
-	}
-	srv, err := testserver.Start(context.Background(), testserver.Options{
-		Addr: *addr, Controllers: *ctrl, Nodes: *nodes, PlainHTTP: !*useTLS, Token: *token,
-		CEL: engine.New(),
-	})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	if *kubeconfig != "" {
-		if err := os.WriteFile(*kubeconfig, srv.Kubeconfig(), 0o600); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		abs, _ := filepath.Abs(*kubeconfig)
-		fmt.Printf("kubeconfig written to %s (kubectl --kubeconfig %s get ns)\n", abs, abs)
-	}
-	fmt.Printf("serving on %s\n", srv.URL)
-
-	stop := make(chan os.Signal, 1)
-	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
-	<-stop
-	srv.Stop()
+	servermain.Main(func() cel.Engine { return engine.New() })
 }

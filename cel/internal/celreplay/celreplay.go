@@ -15,6 +15,7 @@ import (
 
 	"github.com/kubesandbox/kubesandbox/cel/engine"
 	"github.com/kubesandbox/kubesandbox/core/apiserver"
+	"github.com/kubesandbox/kubesandbox/core/cel"
 	"github.com/kubesandbox/kubesandbox/core/controllers"
 	"github.com/kubesandbox/kubesandbox/core/replay"
 )
@@ -32,7 +33,15 @@ const Transcripts = "../../tests/conformance/transcripts"
 // transcripts were found. REPLAY_VERBOSE=1 prints whole reports.
 func Run(t *testing.T, prefix string, maxWait time.Duration, min int) {
 	t.Helper()
-	ts, err := replay.Load(Transcripts)
+	RunWith(t, Transcripts, prefix, maxWait, min, func() cel.Engine { return engine.New() })
+}
+
+// RunWith is Run with the transcripts in dir and the engine newEngine
+// returns for each transcript (cmd/kubesandbox-cel's test: the engine as
+// a process of its own).
+func RunWith(t *testing.T, dir, prefix string, maxWait time.Duration, min int, newEngine func() cel.Engine) {
+	t.Helper()
+	ts, err := replay.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +56,7 @@ func Run(t *testing.T, prefix string, maxWait time.Duration, min int) {
 		}
 		n++
 		t.Run(tr.Scenario, func(t *testing.T) {
-			opts := apiserver.Options{CEL: engine.New()}
+			opts := apiserver.Options{CEL: newEngine()}
 			if Recorded[tr.Scenario] {
 				opts.Controllers = controllers.StarterWith(controllers.Options{Nodes: 0})
 			}
@@ -66,6 +75,6 @@ func Run(t *testing.T, prefix string, maxWait time.Duration, min int) {
 		})
 	}
 	if n < min {
-		t.Fatalf("%d %s* transcripts in %s, want at least %d", n, prefix, Transcripts, min)
+		t.Fatalf("%d %s* transcripts in %s, want at least %d", n, prefix, dir, min)
 	}
 }
