@@ -195,8 +195,12 @@ func runFanout(servers []*server, counts []int, rounds, creates, conc int, accep
 					must(err)
 				}
 				results = append(results, res)
-				fmt.Fprintf(os.Stderr, "round %d fan-out %3d watchers %-12s %8.0f events/s %8.2f µs CPU/event (%.0f µs CPU/create)\n",
-					r, w, s.name, float64(res.events())/res.wall.Seconds(), res.cpu/float64(max(res.events(), 1))*1e6, res.cpu/float64(creates)*1e6)
+				if w == 0 {
+					fmt.Fprintf(os.Stderr, "round %d no watcher        %-12s %8.0f µs CPU/create\n", r, s.name, res.cpu/float64(creates)*1e6)
+					continue
+				}
+				fmt.Fprintf(os.Stderr, "round %d fan-out %3d watchers %-12s %8.0f events/s %8.2f µs CPU/event\n",
+					r, w, s.name, float64(res.events())/res.wall.Seconds(), res.cpu/float64(res.events())*1e6)
 			}
 		}
 	}
