@@ -47,3 +47,17 @@ bench-native: build
 	$(GO) build -o $(BIN)/loadcmp ./tests/loadcmp
 	$(BIN)/loadcmp -oracle $(KUBE_ORACLE_DIR)/run/kube-$(ORACLE_PORT) -port $$(($(ORACLE_PORT) + 5)) \
 	  $(if $(LOADCMP_BEFORE),-bin before=$(LOADCMP_BEFORE)) -bin ours=$(BIN)/kubesandbox $(LOADCMP_FLAGS)
+
+# Watch fan-out against the same oracle (docs/bench.md "Against the real
+# kube-apiserver"): 100 and 400 watches, each on its own HTTPS connection,
+# while 200 ConfigMaps are created one after another; events/s and server CPU
+# per delivered event, counted from the raw stream (no decoding client-side).
+#
+#   make bench-fanout ORACLE_PORT=10130 [FANOUT_FLAGS='-fanout 100,400 -rounds 2 -http1']
+FANOUT_FLAGS ?= -fanout 100,400 -rounds 2
+
+.PHONY: bench-fanout
+bench-fanout: build
+	$(GO) build -o $(BIN)/loadcmp ./tests/loadcmp
+	$(BIN)/loadcmp -oracle $(KUBE_ORACLE_DIR)/run/kube-$(ORACLE_PORT) -port $$(($(ORACLE_PORT) + 5)) \
+	  $(if $(LOADCMP_BEFORE),-bin before=$(LOADCMP_BEFORE)) -bin ours=$(BIN)/kubesandbox $(FANOUT_FLAGS)

@@ -146,19 +146,22 @@ func schemaValidate(res *resource.Resource, obj object) field.ErrorList {
 	if sch == nil {
 		return nil
 	}
-	errs := schema.Validate(sch, obj)
 	if !res.CRD && res.Hooks.Validate != nil {
 		// a built-in with its own validation (core/builtin/<group>) keeps
 		// only the schema's type errors: list-map keys, scale paths and
-		// the rest are not kube-apiserver's checks for it
+		// the rest are not kube-apiserver's checks for it. Only
+		// ValidateValue reports type errors: schema.Validate's walks of
+		// embedded resources and list sets and maps report others
+		// (TestValidateTypeErrorsAreValidateValues), so they are skipped.
 		var typeErrs field.ErrorList
-		for _, e := range errs {
+		for _, e := range schema.ValidateValue(sch, obj) {
 			if e.Type == field.TypeTypeInvalid {
 				typeErrs = append(typeErrs, e)
 			}
 		}
 		return typeErrs
 	}
+	errs := schema.Validate(sch, obj)
 	if res.Scale != nil {
 		errs = append(errs, schema.ValidateScaleSpec(obj, res.Scale.SpecReplicasPath)...)
 		errs = append(errs, schema.ValidateScaleStatus(obj, res.Scale.StatusReplicasPath, res.Scale.LabelSelectorPath)...)

@@ -244,67 +244,48 @@ func (ws *watchStream) expired(at store.Revision) {
 	ws.send("ERROR", apierr.ToStatus(err))
 }
 
-// watchBatch is what the reader goroutine hands to loop: events with the
-// watcher's progress after them, so that a bookmark only announces a
-// revision whose events have all been sent (reading w.Progress() from
-// loop would race with Next and could run ahead of a batch not yet
-// written).
-type watchBatch struct {
-	evs      []store.Event
-	progress store.Revision
-}
-
 // loop sends the watcher's events, and a bookmark after each quiet
 // bookmarkInterval when the client allows them, until ctx ends, the
-// client goes away or the watcher falls out of the window.
+// client goes away or the watcher falls out of the window. One goroutine
+// (the request's) polls the store, writes and waits: nothing is handed
+// between goroutines per event. What one poll returns is written at once,
+// and the stream is flushed when a poll finds nothing more — the events of
+// one wake-up go out together (kube-apiserver's watch server flushes when
+// its queue is empty too).
 func (ws *watchStream) loop(ctx context.Context) {
-	progress := ws.from
-	batches := make(chan watchBatch)
-	errs := make(chan error, 1)
-	go func() {
-		for {
-			evs, err := ws.w.Next(ctx)
-			if err != nil {
-				errs <- err
-				return
-			}
-			select {
-			case batches <- watchBatch{evs, ws.w.Progress()}:
-			case <-ctx.Done():
-				errs <- ctx.Err()
-				return
-			}
-		}
-	}()
 	tick := time.NewTicker(bookmarkInterval)
 	defer tick.Stop()
-	for {
-		select {
-		case b := <-batches:
-			progress = b.progress
-			sent := false
-			for _, ev := range b.evs {
-				typ, line := ws.eventLine(ev)
-				if typ == "" {
-					continue
-				}
-				if line == nil || !ws.write(line) {
-					return
-				}
-				sent = true
+	unflushed := false
+	for ctx.Err() == nil {
+		evs, more, err := ws.w.Poll()
+		if err != nil { // ErrCompacted
+			ws.expired(ws.w.Progress())
+			return
+		}
+		for _, ev := range evs {
+			typ, line := ws.eventLine(ev)
+			if typ == "" {
+				continue
 			}
-			if sent {
-				ws.flush() // once per batch: the events of one wake-up go out together
-			}
-		case <-tick.C:
-			if ws.opts.bookmarks && !ws.bookmark(progress, false) {
+			if line == nil || !ws.write(line) {
 				return
 			}
-		case err := <-errs:
-			if err == store.ErrCompacted {
-				ws.expired(ws.w.Progress()) // the reader has returned: no race
+			unflushed = true
+		}
+		if len(evs) > 0 {
+			continue // what was written meanwhile goes out with these
+		}
+		if unflushed {
+			ws.flush()
+			unflushed = false
+		}
+		select {
+		case <-more:
+		case <-tick.C:
+			if ws.opts.bookmarks && !ws.bookmark(ws.w.Progress(), false) {
+				return
 			}
-			return
+		case <-ctx.Done():
 		}
 	}
 }

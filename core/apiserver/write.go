@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"bytes"
 	"crypto/rand"
 	"fmt"
 	"net/http"
@@ -354,6 +355,9 @@ func (s *Server) namespaceCheck(res *resource.Resource, ns, name string) error {
 	kv, _, err := s.store.Get(storageKey(nsRes, "", ns), 0)
 	if err != nil {
 		return apierr.NotFound(apierr.GR{Resource: "namespaces"}, ns)
+	}
+	if !bytes.Contains(kv.Value, []byte(`"deletionTimestamp"`)) {
+		return nil // not being deleted: no key of that name anywhere (every create used to decode its Namespace to see that)
 	}
 	nsObj, err := jsonx.DecodeObject(kv.Value)
 	if err != nil {

@@ -83,17 +83,14 @@ func (r *result) add(es ...verr) {
 	}
 }
 
-func (r *result) merge(o *result) {
-	if o == nil {
-		return
-	}
+func (r *result) merge(o result) {
 	r.add(o.errs...)
 	r.match += o.match
 }
 
-func (r *result) valid() bool { return r == nil || len(r.errs) == 0 }
+func (r result) valid() bool { return len(r.errs) == 0 }
 
-func one(e verr) *result { return &result{errs: []verr{e}} }
+func one(e verr) result { return result{errs: []verr{e}} }
 
 // ValidateValue validates value against s as kube-openapi does at the root
 // of a request body, and returns the field errors the API server reports.
@@ -246,8 +243,8 @@ func contains(l []string, s string) bool {
 	return false
 }
 
-func validate(s *Schema, path string, data any) *result {
-	res := new(result)
+func validate(s *Schema, path string, data any) result {
+	var res result
 	if s == nil {
 		return res
 	}
@@ -258,7 +255,7 @@ func validate(s *Schema, path string, data any) *result {
 		return res
 	}
 	k := kindOf(data)
-	step := func(r *result) {
+	step := func(r result) {
 		res.merge(r)
 		res.match++
 	}
@@ -296,9 +293,9 @@ func invalidType(path, typeName string, value any) verr {
 	return verr{code: codeInvalidType, name: path, value: value, msg: msg}
 }
 
-func validateType(s *Schema, format, path string, data any) *result {
+func validateType(s *Schema, format, path string, data any) result {
 	types := schemaTypes(s)
-	res := &result{match: 1}
+	res := result{match: 1}
 	if data == nil {
 		if len(types) > 0 && !contains(types, "null") && !s.Nullable {
 			return one(invalidType(path, strings.Join(types, ","), "null"))
@@ -352,13 +349,13 @@ func isJSONInteger(f float64) bool {
 	return diff/math.Min(math.Abs(f)+math.Abs(g), math.MaxFloat64) < 1e-9
 }
 
-func validateEnum(s *Schema, path string, data any) *result {
+func validateEnum(s *Schema, path string, data any) result {
 	if len(s.Enum) == 0 {
-		return nil
+		return result{}
 	}
 	for _, e := range s.Enum {
 		if enumMatches(data, e) {
-			return nil
+			return result{}
 		}
 	}
 	msg := fmt.Sprintf("%s in %s should be one of %v", path, in, fmtValues(s.Enum))
@@ -436,7 +433,7 @@ func deepEqualJSON(a, b any) bool {
 	return a == b
 }
 
-func validateString(s *Schema, path, data string) *result {
+func validateString(s *Schema, path, data string) result {
 	n := int64(utf8.RuneCountInString(data))
 	if s.MaxLength != nil && n > *s.MaxLength {
 		return one(verr{code: codeTooLong, name: path, value: data, max: *s.MaxLength,
@@ -456,7 +453,7 @@ func validateString(s *Schema, path, data string) *result {
 			return one(verr{code: codePattern, name: path, value: data, msg: fmt.Sprintf("%s in %s should match '%s'", path, in, s.Pattern)})
 		}
 	}
-	return nil
+	return result{}
 }
 
 var regexpCache sync.Map // pattern -> *regexp.Regexp or error
@@ -477,15 +474,15 @@ func compileRegexp(p string) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-func validateFormat(format, path, data string) *result {
+func validateFormat(format, path, data string) result {
 	if checkFormat(format, data) {
-		return nil
+		return result{}
 	}
 	return one(invalidType(path, format, data))
 }
 
-func validateNumber(s *Schema, path string, data any) *result {
-	res := new(result)
+func validateNumber(s *Schema, path string, data any) result {
+	var res result
 	isInt := kindOf(data) == kInt
 	if s.MultipleOf != nil {
 		f := *s.MultipleOf

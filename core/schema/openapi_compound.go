@@ -2,15 +2,14 @@ package schema
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 )
 
 // Validators of compound values: arrays, objects and the junctors
 // (anyOf, oneOf, allOf, not), as kube-openapi runs them.
 
-func validateSlice(s *Schema, path string, data []any) *result {
-	res := new(result)
+func validateSlice(s *Schema, path string, data []any) result {
+	var res result
 	if s.Items != nil {
 		for i, v := range data {
 			res.merge(validate(s.Items, fmt.Sprintf("%s[%d]", path, i), v))
@@ -36,8 +35,8 @@ func validateSlice(s *Schema, path string, data []any) *result {
 	return res
 }
 
-func validateObject(s *Schema, path string, data map[string]any) *result {
-	res := new(result)
+func validateObject(s *Schema, path string, data map[string]any) result {
+	var res result
 	n := int64(len(data))
 	if s.MinProperties != nil && n < *s.MinProperties {
 		res.add(verr{code: codeTooFewProperties, name: path, value: n, msg: fmt.Sprintf("%s in %s should have at least %d properties", path, in, *s.MinProperties)})
@@ -45,7 +44,12 @@ func validateObject(s *Schema, path string, data map[string]any) *result {
 	if s.MaxProperties != nil && n > *s.MaxProperties {
 		res.add(verr{code: codeTooManyProperties, name: path, value: n, max: *s.MaxProperties, msg: fmt.Sprintf("%s in %s should have at most %d properties", path, in, *s.MaxProperties)})
 	}
-	keys := slices.Sorted(maps.Keys(data))
+	var buf [16]string // the keys of most objects, without a heap allocation
+	keys := buf[:0]
+	for k := range data {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
 	if s.AdditionalPropertiesBool != nil && !*s.AdditionalPropertiesBool {
 		for _, k := range keys {
 			if _, ok := s.Properties[k]; !ok {
@@ -76,28 +80,28 @@ func validateObject(s *Schema, path string, data map[string]any) *result {
 	return res
 }
 
-func validateSchemaProps(s *Schema, path string, data any) *result {
-	main := new(result)
+func validateSchemaProps(s *Schema, path string, data any) result {
+	var main result
 	if len(s.AnyOf) > 0 {
 		var best, firstOK *result
 		ok := false
 		for _, sub := range s.AnyOf {
 			r := validate(sub, path, data)
 			if r.valid() {
-				best, ok, firstOK = nil, true, r
+				best, ok, firstOK = nil, true, &r
 				break
 			}
 			if best == nil || r.match > best.match {
-				best = r
+				best = &r
 			}
 		}
 		if !ok {
 			main.add(verr{composite: true, code: codeComposite, msg: fmt.Sprintf("%q must validate at least one schema (anyOf)", path)})
 		}
 		if best != nil {
-			main.merge(best)
+			main.merge(*best)
 		} else if firstOK != nil {
-			main.merge(firstOK)
+			main.merge(*firstOK)
 		}
 	}
 	if len(s.OneOf) > 0 {
@@ -109,12 +113,12 @@ func validateSchemaProps(s *Schema, path string, data any) *result {
 				validated++
 				best = nil
 				if firstOK == nil {
-					firstOK = r
+					firstOK = &r
 				}
 				continue
 			}
 			if validated == 0 && (best == nil || r.match > best.match) {
-				best = r
+				best = &r
 			}
 		}
 		if validated != 1 {
@@ -124,10 +128,10 @@ func validateSchemaProps(s *Schema, path string, data any) *result {
 			}
 			main.add(verr{composite: true, code: codeComposite, msg: fmt.Sprintf("%q must validate one and only one schema (oneOf). %s", path, more)})
 			if best != nil {
-				main.merge(best)
+				main.merge(*best)
 			}
 		} else if firstOK != nil {
-			main.merge(firstOK)
+			main.merge(*firstOK)
 		}
 	}
 	if len(s.AllOf) > 0 {

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/kubesandbox/kubesandbox/core/field"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
@@ -352,6 +354,15 @@ func objectMetaOf(obj map[string]any, parent string, drop bool) (map[string]any,
 	if parent != "" {
 		prefix = parent + ".metadata"
 	}
+	if m, ok := metadata.(map[string]any); ok && canonicalMeta(m) {
+		return jsonx.CopyObject(m), true, nil, nil // what roundTripMeta would give
+	}
+	return roundTripMeta(metadata, prefix, drop)
+}
+
+// roundTripMeta is metadata decoded into an ObjectMeta and encoded again,
+// with the unknown fields it drops.
+func roundTripMeta(metadata any, prefix string, drop bool) (map[string]any, bool, []string, error) {
 	var om v1.ObjectMeta
 	m, isMap := metadata.(map[string]any)
 	var unknown []string
@@ -407,4 +418,58 @@ func unmarshalJSONValue(v any, into any) error {
 		return err
 	}
 	return json.Unmarshal(b, into)
+}
+
+// canonicalMeta reports whether the ObjectMeta round trip of objectMetaOf
+// (JSON → v1.ObjectMeta → JSON) would give back m unchanged: every key is
+// one of the fields requests usually carry, with a value of its type that
+// omitempty keeps and encoding reproduces. Four JSON passes over the
+// metadata of every create are then a copy.
+//
+//	{"name":"a","labels":{"app":"web"}}           → true
+//	{"name":"a","labels":{}}                      → false (dropped as empty)
+//	{"creationTimestamp":"2024-01-02T03:04:05Z"}  → true
+//	{"creationTimestamp":"2024-01-02T03:04:05.5Z"} → false (the fraction goes)
+//	{"generation":3}, {"ownerReferences":[…]}     → false (left to the round trip)
+func canonicalMeta(m map[string]any) bool {
+	for k, v := range m {
+		switch k {
+		case "name", "generateName", "namespace", "selfLink", "uid", "resourceVersion":
+			if s, ok := v.(string); !ok || s == "" || !utf8.ValidString(s) {
+				return false
+			}
+		case "creationTimestamp":
+			s, ok := v.(string)
+			if !ok {
+				return false
+			}
+			t, err := time.Parse(time.RFC3339, s)
+			if err != nil || t.IsZero() || t.UTC().Format(time.RFC3339) != s {
+				return false
+			}
+		case "labels", "annotations":
+			mm, ok := v.(map[string]any)
+			if !ok || len(mm) == 0 {
+				return false
+			}
+			for mk, mv := range mm {
+				if s, ok := mv.(string); !ok || !utf8.ValidString(mk) || !utf8.ValidString(s) {
+					return false
+				}
+			}
+		case "finalizers":
+			l, ok := v.([]any)
+			if !ok || len(l) == 0 {
+				return false
+			}
+			for _, f := range l {
+				if s, ok := f.(string); !ok || !utf8.ValidString(s) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }

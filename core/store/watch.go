@@ -29,26 +29,9 @@ func (s *Store) Watch(prefix string, from Revision) (*Watch, error) {
 // It returns ErrCompacted once the watcher's position has left the window.
 func (w *Watch) Next(ctx context.Context) ([]Event, error) {
 	for {
-		w.s.mu.RLock()
-		if w.next <= w.s.compact {
-			w.s.mu.RUnlock()
-			return nil, ErrCompacted
-		}
-		var out []Event
-		if w.next <= w.s.rev {
-			first := w.s.log[0].ev.KV.ModRev
-			for _, e := range w.s.log[w.next-first:] {
-				k := e.ev.KV.Key
-				if len(k) >= len(w.prefix) && k[:len(w.prefix)] == w.prefix {
-					out = append(out, e.ev)
-				}
-			}
-			w.next = w.s.rev + 1
-		}
-		ch := w.s.notify
-		w.s.mu.RUnlock()
-		if len(out) > 0 {
-			return out, nil
+		out, ch, err := w.Poll()
+		if err != nil || len(out) > 0 {
+			return out, err
 		}
 		select {
 		case <-ctx.Done():
@@ -56,6 +39,37 @@ func (w *Watch) Next(ctx context.Context) ([]Event, error) {
 		case <-ch:
 		}
 	}
+}
+
+// Poll returns the events available now, without waiting, and a channel
+// that is closed once the store has written after them — what a caller
+// waiting for more selects on, beside its own timers, without a goroutine
+// of its own per watcher. It returns ErrCompacted once the watcher's
+// position has left the window.
+//
+//	for {
+//		evs, more, err := w.Poll()
+//		… send evs …
+//		if len(evs) == 0 { select { case <-more: case <-tick.C: … } }
+//	}
+func (w *Watch) Poll() ([]Event, <-chan struct{}, error) {
+	w.s.mu.RLock()
+	defer w.s.mu.RUnlock()
+	if w.next <= w.s.compact {
+		return nil, nil, ErrCompacted
+	}
+	var out []Event
+	if w.next <= w.s.rev {
+		first := w.s.log[0].ev.KV.ModRev
+		for _, e := range w.s.log[w.next-first:] {
+			k := e.ev.KV.Key
+			if len(k) >= len(w.prefix) && k[:len(w.prefix)] == w.prefix {
+				out = append(out, e.ev)
+			}
+		}
+		w.next = w.s.rev + 1
+	}
+	return out, w.s.notify, nil
 }
 
 // Progress is the revision the watcher has seen up to (for bookmarks).

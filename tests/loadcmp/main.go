@@ -20,14 +20,19 @@
 // server's processes from /proc/PID/stat, read before and after a fixed
 // number of requests. Bodies are read to the end and discarded; their mean
 // size is printed so that a server answering less shows.
+//
+// With -fanout 100,400 it measures watch fan-out instead (fanout.go):
+// events/s and server CPU per delivered event with that many watchers.
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 )
 
 type binFlags []string
@@ -49,6 +54,10 @@ func main() {
 	http1 := flag.Bool("http1", false, "HTTP/1.1 instead of HTTP/2")
 	binFlagsStr := flag.String("binflags", "", "more flags for every started binary, space-separated (e.g. \"-pprof 127.0.0.1:6061\")")
 	only := flag.String("only", "", "run only the paths whose name contains this (e.g. \"protobuf\")")
+	fanout := flag.String("fanout", "", "watcher counts (e.g. \"100,400\"): measure watch fan-out instead of the request paths")
+	fanoutCreates := flag.Int("fanout-creates", 200, "creates per fan-out (each an event for every watcher)")
+	fanoutConc := flag.Int("fanout-c", 1, "client workers creating during a fan-out (more: kube-apiserver closes watchers that fall behind)")
+	fanoutProto := flag.Bool("fanout-protobuf", false, "fan-out watches in protobuf instead of JSON")
 	flag.Parse()
 
 	var servers []*server
@@ -80,8 +89,27 @@ func main() {
 		must(fmt.Errorf("nothing to measure: give -oracle and/or -bin"))
 	}
 	for _, s := range servers {
-		must(s.setup())
+		if *fanout != "" {
+			s.ns = fmt.Sprintf("loadcmp-%d", time.Now().Unix()%1e6) // the fan-out makes its own namespaces
+		} else {
+			must(s.setup())
+		}
 		fmt.Printf("%s: %s, pids %v, idle CPU %.1f ms/s\n", s.name, s.url, s.pids, s.idleCPU()*1000)
+	}
+
+	if *fanout != "" {
+		var counts []int
+		for _, f := range strings.Split(*fanout, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			must(err)
+			counts = append(counts, n)
+		}
+		accept := jsonType
+		if *fanoutProto {
+			accept = protoType
+		}
+		runFanout(servers, counts, *rounds, *fanoutCreates, *fanoutConc, accept)
+		return
 	}
 
 	var results []result

@@ -25,10 +25,12 @@ type server struct {
 	token  string
 	pids   []int
 	oracle bool
+	http1  bool
 	cmd    *exec.Cmd // started by us (-bin), stopped at the end
 	c      *http.Client
-	ns     string  // namespace prefix, unique per run
-	idle   float64 // CPU seconds per second with no client (idleCPU)
+	ns     string   // namespace prefix, unique per run
+	idle   float64  // CPU seconds per second with no client (idleCPU)
+	made   []string // namespaces of the fan-outs, deleted at the end
 }
 
 // result is one path timed on one server.
@@ -76,7 +78,7 @@ func oracleServer(dir string, http1 bool, conc int) (*server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &server{name: "real", url: string(m[1]), token: strings.TrimSpace(string(tok)), oracle: true, c: client(http1, conc)}
+	s := &server{name: "real", url: string(m[1]), token: strings.TrimSpace(string(tok)), oracle: true, http1: http1, c: client(http1, conc)}
 	for _, p := range []string{"kube-apiserver", "etcd"} {
 		b, err := os.ReadFile(filepath.Join(dir, p+".pid"))
 		if err != nil {
@@ -108,7 +110,7 @@ func startBinary(name, path string, port int, http1 bool, conc int, extra []stri
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	s := &server{name: name, url: "https://" + addr, token: token, pids: []int{cmd.Process.Pid}, cmd: cmd, c: client(http1, conc)}
+	s := &server{name: name, url: "https://" + addr, token: token, pids: []int{cmd.Process.Pid}, cmd: cmd, http1: http1, c: client(http1, conc)}
 	for deadline := time.Now().Add(60 * time.Second); ; {
 		if _, err := s.do("GET", "/readyz", "", "", "", 200); err == nil {
 			return s, nil
