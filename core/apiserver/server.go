@@ -82,6 +82,12 @@ type Server struct {
 	// answer (no stored-bytes paths, rawread.go, rawlist.go) — the
 	// baseline of the equivalence test; never in service.
 	decodeReads bool
+
+	// nsRuns: the namespaces whose emptying runs again after a deletion
+	// (lifecycle.go, watchNamespaceContent), true while a run goes on,
+	// false once another was asked for during it.
+	nsMu   sync.Mutex
+	nsRuns map[string]bool
 }
 
 // New returns a Server with the built-in resources and the default
