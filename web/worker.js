@@ -154,7 +154,7 @@ async function run(go, instance, t0) {
   await ready;
   startMillis = performance.now() - t0;
   const tm = self.kubesandboxTimings;
-  goMillis = tm ? { init: tm.main - runAt, serve: tm.serving - tm.main, catalogue: tm.catalogue ? tm.catalogue - tm.main : null } : null;
+  goMillis = tm ? { init: tm.main - runAt, serve: tm.serving - tm.main, catalogue: tm.catalogue ? tm.catalogue - tm.main : null, db: dbStats.millis } : null; // db: IndexedDB writes (of serve)
   setState('ready');
 }
 

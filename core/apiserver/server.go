@@ -48,6 +48,11 @@ type Options struct {
 	// the browser the cel.wasm behind a cel.Remote. Nil: rules and
 	// policies are stored but not evaluated.
 	CEL cel.Engine
+
+	// bootstrapByWrites, when set, creates the bootstrap objects instead
+	// of bootstrapTemplate (seed.go): through createObject, the reference
+	// the template is made from and checked against (seed_test.go).
+	bootstrapByWrites func(*Server)
 }
 
 // Server is the Kubernetes API as an http.Handler.
@@ -119,8 +124,11 @@ func New(opts Options) *Server {
 	}
 	if restored {
 		s.restoreControllers()
-	} else {
-		s.bootstrap()
+	} else if opts.bootstrapByWrites != nil {
+		opts.bootstrapByWrites(s)
+	} else if err := s.seedBootstrap(); err != nil {
+		// its storage failed (as each of bootstrap's creates would have)
+		handleError(fmt.Errorf("bootstrap: %w", err))
 	}
 	s.store.OnCommit(s.watchNamespaceContent)
 	s.watchPolicies()

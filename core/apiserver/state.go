@@ -11,7 +11,6 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/kubesandbox/kubesandbox/core/builtin"
 	"github.com/kubesandbox/kubesandbox/core/internal/respbuf"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
@@ -63,7 +62,7 @@ func (s *Server) Export() ([]byte, error) {
 			continue
 		}
 		rank := importRank(obj)
-		if isBootstrap(res, m) || madeByCluster(m) {
+		if isBootstrapKey(kv.Key) || madeByCluster(m) {
 			continue
 		}
 		for _, k := range []string{"uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "selfLink", "ownerReferences", "deletionGracePeriodSeconds"} {
@@ -90,18 +89,6 @@ func (s *Server) Export() ([]byte, error) {
 		return nil, err
 	}
 	return yaml.JSONToYAML(j)
-}
-
-// isBootstrap: the object is one the server creates at start (left out
-// of an export: every cluster has it).
-func isBootstrap(res *resource.Resource, m map[string]any) bool {
-	for _, seed := range builtin.Bootstrap() {
-		if seed.Group == res.Group && seed.Resource == res.Resource &&
-			metaStr(seed.Obj, "name") == str(m, "name") && metaStr(seed.Obj, "namespace") == str(m, "namespace") {
-			return true
-		}
-	}
-	return false
 }
 
 // clusterManagers are the field managers of the in-process cluster

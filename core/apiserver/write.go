@@ -11,7 +11,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
-	"github.com/kubesandbox/kubesandbox/core/builtin"
 	"github.com/kubesandbox/kubesandbox/core/field"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/resource"
@@ -370,19 +369,6 @@ func (s *Server) namespaceCheck(res *resource.Resource, ns, name string) error {
 		return e
 	}
 	return nil
-}
-
-// bootstrap creates what a new cluster holds (builtin.Bootstrap) through
-// the create path, as kube-apiserver's bootstrap controllers do.
-func (s *Server) bootstrap() {
-	for _, seed := range builtin.Bootstrap() {
-		res := s.reg.lookup(seed.Group, seed.Version, seed.Resource)
-		if res == nil {
-			continue
-		}
-		// cannot fail on an empty store: the seeds are valid, in order
-		s.createObject(res, seed.Obj, createOpts{manager: builtin.BootstrapManager})
-	}
 }
 
 var _ = http.StatusOK

@@ -325,3 +325,74 @@ func (s *Store) Snapshot() ([]KV, Revision) {
 	kvs, rev, _, _ := s.List("", "", 0, nil, 0)
 	return kvs, rev
 }
+
+// Seed creates new keys as one write group: each kv gets the next revision
+// in order (kv.ModRev and kv.CreateRev must already say so: the values
+// usually carry their revision), and a GroupPersister commits them in one
+// call — one durable write for what would otherwise be len(kvs) writes.
+// Only while no write is in flight (a new server seeding its first
+// objects); nothing is written if a key exists or repeats or the revisions
+// do not follow the head. Example, head 1: Seed([{"/a", v, 2, 2},
+// {"/b", w, 3, 3}]) makes revision 3 visible with two events, as two
+// Updates would. OnCommit hooks run for each, as after Update.
+func (s *Store) Seed(kvs []KV) error {
+	s.mu.Lock()
+	evs, err := s.seedEvents(kvs)
+	if err == nil {
+		err = s.commitSeed(evs)
+	}
+	hooks := s.onCommit
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	for _, ev := range evs {
+		for _, h := range hooks {
+			h(ev)
+		}
+	}
+	return nil
+}
+
+// seedEvents checks kvs for Seed and makes their events. Caller holds the
+// write lock.
+func (s *Store) seedEvents(kvs []KV) ([]Event, error) {
+	if s.pipe.newest() != nil {
+		return nil, errors.New("store: Seed while writes are in flight")
+	}
+	evs := make([]Event, len(kvs))
+	seen := make(map[string]bool, len(kvs))
+	for i, kv := range kvs {
+		if want := s.rev + Revision(i) + 1; kv.ModRev != want || kv.CreateRev != want {
+			return nil, fmt.Errorf("store: seeded %q at revision %d/%d where %d was next", kv.Key, kv.CreateRev, kv.ModRev, want)
+		}
+		if _, ok := at(s.hist[kv.Key], s.rev); ok || seen[kv.Key] {
+			return nil, ErrExists
+		}
+		seen[kv.Key] = true
+		evs[i] = Event{Type: Put, KV: kv}
+	}
+	return evs, nil
+}
+
+// commitSeed makes evs durable (one group, or one by one for a plain
+// Persister, applying each that committed) and visible. Caller holds the
+// write lock.
+func (s *Store) commitSeed(evs []Event) error {
+	if gp, ok := s.persist.(GroupPersister); ok && len(evs) > 0 {
+		if err := commitGroup(gp, evs); err != nil {
+			return err
+		}
+	}
+	defer s.wake()
+	for _, ev := range evs {
+		if _, group := s.persist.(GroupPersister); !group && s.persist != nil {
+			if err := s.persist.Commit(ev); err != nil {
+				return err
+			}
+		}
+		s.addVersion(ev)
+		s.publish(ev)
+	}
+	return nil
+}

@@ -108,10 +108,11 @@ try {
   const compile = (r) => r.compileMillis;
   const goInit = (r) => (r.goMillis ? r.goMillis.init : NaN);
   const goServe = (r) => (r.goMillis ? r.goMillis.serve : NaN);
-  const startRow = (label, v, rs, base) => [label, v.what, ms(col(rs, answered)), ms(col(rs, compile)), ms(col(rs, goInit)), ms(col(rs, goServe)),
+  const goDB = (r) => (r.goMillis && r.goMillis.db != null ? r.goMillis.db : NaN);
+  const startRow = (label, v, rs, base) => [label, v.what, ms(col(rs, answered)), ms(col(rs, compile)), ms(col(rs, goInit)), ms(col(rs, goServe)), ms(col(rs, goDB)),
     base ? x(col(rs, answered), col(base, answered)) : '1.00×'];
   table(`start-up, median of ${ROUNDS} first visits / ${3 * ROUNDS} revisits (page start → first /version answer)`,
-    ['visit', 'program', 'first answer', 'worker: fetch+compile', 'Go: runtime + package init', 'Go: New + restore', '÷ baseline'],
+    ['visit', 'program', 'first answer', 'worker: fetch+compile', 'Go: runtime + package init', 'Go: New + restore', 'of which IndexedDB writes', '÷ baseline'],
     [
       startRow('first visit (empty profile)', b, b.first),
       startRow('first visit (empty profile)', c, c.first, b.first),
