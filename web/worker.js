@@ -189,7 +189,10 @@ function serve(port, msg) {
   const body = msg.body ? new Uint8Array(msg.body) : null;
   let err;
   try {
-    err = self.kubesandboxServe(goId, String(msg.method), String(msg.url), headerLines(msg.headers), body, sink);
+    // called unbound: `this` is then undefined, not self, which Go would
+    // take as one more js.Value (with a finalizer) per request
+    const goServe = self.kubesandboxServe;
+    err = goServe(goId, String(msg.method), String(msg.url), headerLines(msg.headers), body, sink);
   } catch (e) {
     err = String(e);
   }

@@ -28,6 +28,7 @@ func goServe(f func()) {
 func server(f func()) {
 	for {
 		f()
+		f = nil // an idle goroutine keeps no request (nor its JS sink) alive
 		if idle.Add(1) > maxIdle {
 			idle.Add(-1)
 			return
