@@ -5,8 +5,9 @@
 // JavaScript, installed by wasm/jsglue:
 //
 //	kubesandboxServe(id, method, url, headers, body, sink)
-//	    headers: [[name, value], …]; body: Uint8Array or null
-//	    sink(kind, …) is called as
+//	    headers: "name\nvalue\nname\nvalue\n…" (jsglue/headers.go; one
+//	    string costs Go one js.Value) or [[name, value], …]; body: Uint8Array or null
+//	    sink(kind, …) is called as (headers: the same string form)
 //	      sink("head", status, headers, body, false)    whole body (Uint8Array)
 //	      sink("head", status, headers, null, true)     then sink("chunk", Uint8Array)… sink("end", null | "error")
 //	      sink("end", "error")                          failed before a head: a network error

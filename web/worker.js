@@ -19,7 +19,7 @@
 //       write then fails with, after aborting its transaction; null clears it)
 //   worker → page  {t:'progress', phase, loaded, total} / {t:'state', …}
 // Messages on a request port (one per service worker instance, or the page):
-//   → {t:'req', id, method, url, headers:[[k,v]…], body: ArrayBuffer|null}
+//   → {t:'req', id, method, url, headers:[[k,v]…] (or the "k\nv\n…" string Go takes), body: ArrayBuffer|null}
 //   ← {t:'head', id, status, headers, body: ArrayBuffer|null, stream: bool}
 //   ← {t:'chunk', id, data: ArrayBuffer}   ← {t:'end', id, error: string|null}
 //   → {t:'cancel', id}
@@ -174,9 +174,10 @@ function serve(port, msg) {
     if (live.get(id) !== goId) return; // cancelled
     if (kind === 'head') {
       const body = c ? c.buffer : null;
-      port.postMessage({ t: 'head', id, status: a, headers: b, body, stream: d }, body ? [body] : []);
+      const headers = typeof b === 'string' ? headerPairs(b) : b;
+      port.postMessage({ t: 'head', id, status: a, headers, body, stream: d }, body ? [body] : []);
       if (!d) live.delete(id);
-      else if (jsonStream(b)) (port.__ksWatches || (port.__ksWatches = new Set())).add(goId);
+      else if (jsonStream(headers)) (port.__ksWatches || (port.__ksWatches = new Set())).add(goId);
     } else if (kind === 'chunk') {
       port.postMessage({ t: 'chunk', id, data: a.buffer }, [a.buffer]);
     } else if (kind === 'end') {
@@ -188,11 +189,34 @@ function serve(port, msg) {
   const body = msg.body ? new Uint8Array(msg.body) : null;
   let err;
   try {
-    err = self.kubesandboxServe(goId, String(msg.method), String(msg.url), msg.headers || [], body, sink);
+    // called unbound: `this` is then undefined, not self, which Go would
+    // take as one more js.Value (with a finalizer) per request
+    const goServe = self.kubesandboxServe;
+    err = goServe(goId, String(msg.method), String(msg.url), headerLines(msg.headers), body, sink);
   } catch (e) {
     err = String(e);
   }
   if (err) { live.delete(id); port.postMessage({ t: 'end', id, error: err }); }
+}
+
+// Go takes and gives headers as one string, names and values alternating,
+// each ending in "\n" (wasm/jsglue/headers.go: a string is one js.Value
+// for Go to make, an array of pairs three a pair); the service worker's
+// messages keep [[name, value], …], which any version of sw.js reads.
+//   headerLines([['accept', '*/*']]) === 'accept\n*/*\n'
+//   headerPairs('Date\nMon\n') → [['Date', 'Mon']]
+function headerLines(pairs) {
+  if (typeof pairs === 'string') return pairs;
+  let s = '';
+  for (const [k, v] of pairs || []) s += k + '\n' + v + '\n';
+  return s;
+}
+
+function headerPairs(lines) {
+  const f = lines.split('\n');
+  const out = [];
+  for (let i = 0; i + 1 < f.length; i += 2) out.push([f[i], f[i + 1]]);
+  return out;
 }
 
 // jsonStream tells whether a streaming answer's headers are a JSON watch

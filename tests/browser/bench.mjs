@@ -13,13 +13,14 @@
 //               idle (the same GET, same page, before it; target ≤ 2×)
 //
 // Run: make bench-browser. BENCH_ROUNDS (3), BENCH_REQUESTS (300) and
-// BENCH_SOAK (20000) scale it; BENCH_STARTUP_ONLY=1 stops after start-up
+// BENCH_SOAK (20000) scale it; BENCH_STARTUP_ONLY=1 stops after start-up,
+// BENCH_LATENCY_ONLY=1 measures the latency table alone
 // (CHROMIUM=/usr/bin/chromium node tests/browser/bench.mjs, after make
 // web-dist web-baseline static-server); BENCH_COMPARE=DIR adds a second
 // build of the core (DIR holds its web-dist, e.g. the commit before a
-// change) to the size and start-up tables, in the same rounds.
+// change) to the size, start-up and latency tables, in the same rounds.
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { repo, startStatic, launch } from './lib.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
@@ -27,6 +28,7 @@ const N = Number(process.env.BENCH_REQUESTS || 300);
 const SOAK = Number(process.env.BENCH_SOAK || 20000);
 const REPLICAS = Number(process.env.BENCH_REPLICAS || 100);
 const STARTUP_ONLY = Boolean(process.env.BENCH_STARTUP_ONLY);
+const LATENCY_ONLY = Boolean(process.env.BENCH_LATENCY_ONLY);
 const bin = join(repo, process.env.BIN || 'bin');
 const mb = (n) => (n / 1e6).toFixed(2) + ' MB';
 const ms = (n) => (n == null || Number.isNaN(n) ? '–' : n.toFixed(1) + ' ms');
@@ -70,7 +72,7 @@ const variants = {
   baseline: { web: join(bin, 'web-baseline'), what: 'baseline (wasm/cmd/baseline)' },
   core: { web: join(bin, 'web'), what: 'kubesandbox core' },
 };
-if (process.env.BENCH_COMPARE) variants.compare = { web: join(repo, process.env.BENCH_COMPARE), what: `core from ${process.env.BENCH_COMPARE}` };
+if (process.env.BENCH_COMPARE) variants.compare = { web: resolve(repo, process.env.BENCH_COMPARE), what: `core from ${process.env.BENCH_COMPARE}` };
 
 table('wasm size (Go, -trimpath -ldflags=-s -w; brotli 11 / gzip 9 via Node zlib)',
   ['program', 'raw', 'gzip', 'brotli'],
@@ -88,7 +90,7 @@ try {
   // nothing cached (no service worker, empty HTTP cache); the revisits find
   // the service worker and the cached wasm but start a new SharedWorker.
   // The two programs alternate so that drift in the machine hits both.
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < (LATENCY_ONLY ? 0 : ROUNDS); round++) {
     const browser = await launch();
     try {
       const names = Object.keys(variants);
@@ -111,7 +113,7 @@ try {
   const goDB = (r) => (r.goMillis && r.goMillis.db != null ? r.goMillis.db : NaN);
   const startRow = (label, v, rs, base) => [label, v.what, ms(col(rs, answered)), ms(col(rs, compile)), ms(col(rs, goInit)), ms(col(rs, goServe)), ms(col(rs, goDB)),
     base ? x(col(rs, answered), col(base, answered)) : '1.00×'];
-  table(`start-up, median of ${ROUNDS} first visits / ${3 * ROUNDS} revisits (page start → first /version answer)`,
+  if (!LATENCY_ONLY) table(`start-up, median of ${ROUNDS} first visits / ${3 * ROUNDS} revisits (page start → first /version answer)`,
     ['visit', 'program', 'first answer', 'worker: fetch+compile', 'Go: runtime + package init', 'Go: New + restore', 'of which IndexedDB writes', '÷ baseline'],
     [
       startRow('first visit (empty profile)', b, b.first),
@@ -134,35 +136,46 @@ try {
         await page.evaluate(() => window.started);
         return page;
       };
-      const core = await open(c);
-      const base = await open(b);
-      await core.evaluate(async () => {
+      const createCM = (page) => page.evaluate(async () => {
         const r = await fetch('/api/v1/namespaces/default/configmaps', {
           method: 'POST', headers: { 'Content-Type': 'application/json' },
           body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bench' }, data: { k: 'v' } }),
         });
         if (r.status !== 201 && r.status !== 409) throw new Error('create: ' + r.status);
       });
+      const core = await open(c);
+      const base = await open(b);
+      await createCM(core);
+      const cmp = variants.compare ? await open(variants.compare) : null;
+      if (cmp) await createCM(cmp);
       const cmURL = '/api/v1/namespaces/default/configmaps/bench';
       const echo = await browser.context.newPage();
       await echo.goto(c.server.url + '/fixtures/echo/page.html');
       await echo.evaluate(() => window.echoReady);
-      const viaJS = await latencies(echo, '/fixtures/echo/version', N);
-      const viaBase = await latencies(base, '/version', N);
-      const viaCore = await latencies(core, '/version', N);
-      const viaCoreCM = await latencies(core, cmURL, N);
-      const viaNet = await latencies(core, '/__static/ping', N);
-      const floor = pct(viaJS, 0.5);
-      const row = (name, xs) => [name, ms(pct(xs, 0.5)), ms(pct(xs, 0.95)), ms(xs.reduce((a, b) => a + b, 0) / xs.length), x(pct(xs, 0.5), floor)];
-      table(`per-request latency, ${N} sequential fetches from a page`,
-        ['path', 'median', 'p95', 'mean', 'median ÷ pure-JS SW'],
-        [
-          row('GET one ConfigMap: page → SW → SharedWorker → Go core', viaCoreCM),
-          row('GET /version: page → SW → SharedWorker → Go core', viaCore),
-          row('GET /version: page → SW → SharedWorker → Go baseline', viaBase),
-          row('GET /version: page → SW answering in pure JS (floor)', viaJS),
-          row('page → SW pass-through → loopback static server', viaNet),
-        ]);
+      // Every path takes its turn in each of SLICES rounds (N/SLICES
+      // fetches a turn), so that drift in the machine hits them all.
+      const paths = [
+        ['GET one ConfigMap: page → SW → SharedWorker → Go core', core, cmURL],
+        ...(cmp ? [[`GET one ConfigMap: … Go core from ${process.env.BENCH_COMPARE}`, cmp, cmURL]] : []),
+        ['GET /version: page → SW → SharedWorker → Go core', core, '/version'],
+        ...(cmp ? [[`GET /version: … Go core from ${process.env.BENCH_COMPARE}`, cmp, '/version']] : []),
+        ['GET /version: page → SW → SharedWorker → Go baseline', base, '/version'],
+        ['GET /version: page → SW answering in pure JS (floor)', echo, '/fixtures/echo/version'],
+        ['page → SW pass-through → loopback static server', core, '/__static/ping'],
+      ].map(([name, page, url]) => ({ name, page, url, xs: [] }));
+      const SLICES = 3;
+      for (let i = 0; i < SLICES; i++) {
+        for (const p of paths) p.xs.push(...await latencies(p.page, p.url, Math.ceil(N / SLICES)));
+      }
+      for (const p of paths) p.xs.sort((a, b) => a - b);
+      const floor = pct(paths.find((p) => p.page === echo).xs, 0.5);
+      const baseMedian = pct(paths.find((p) => p.page === base).xs, 0.5);
+      const row = ({ name, xs }) => [name, ms(pct(xs, 0.5)), ms(pct(xs, 0.95)), ms(xs.reduce((a, b) => a + b, 0) / xs.length),
+        x(pct(xs, 0.5), floor), x(pct(xs, 0.5), baseMedian)];
+      table(`per-request latency, ${N} sequential fetches from a page (${SLICES} interleaved turns)`,
+        ['path', 'median', 'p95', 'mean', 'median ÷ pure-JS SW', 'median ÷ Go baseline'],
+        paths.map(row));
+      if (!LATENCY_ONLY) {
 
       // Memory soak: GET one object SOAK times; Go's linear memory never
       // shrinks, so growth here is what a long session would keep.
@@ -223,6 +236,7 @@ try {
         [`GET one ConfigMap, p99 while it scales (${scale.lat.length} GETs)`, ms(pct(scale.lat, 0.99)), x(pct(scale.lat, 0.99), pct(idle, 0.99))],
         ['GET one ConfigMap, median idle / while', `${ms(pct(idle, 0.5))} / ${ms(pct(scale.lat, 0.5))}`, x(pct(scale.lat, 0.5), pct(idle, 0.5))],
       ]);
+      }
     } finally {
       await browser.close();
     }

@@ -26,9 +26,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/textproto"
 	"os"
 	"runtime/debug"
 	"strconv"
+	"sync/atomic"
 	"time"
 )
 
@@ -81,7 +83,8 @@ func NewHTTPRequest(ctx context.Context, r Request) (*http.Request, error) {
 		if kv[0] == "" {
 			continue
 		}
-		req.Header.Add(kv[0], kv[1])
+		k := canonicalKey(kv[0])
+		req.Header[k] = append(req.Header[k], kv[1])
 	}
 	if len(r.Body) == 0 {
 		req.Body, req.ContentLength, req.GetBody = http.NoBody, 0, nil
@@ -98,6 +101,14 @@ func NewHTTPRequest(ctx context.Context, r Request) (*http.Request, error) {
 // and answered as net/http does: the client sees a broken connection.
 func Serve(ctx context.Context, h http.Handler, r Request, sink Sink) {
 	ctx, cancel := context.WithCancel(ctx)
+	ServeCancel(ctx, cancel, h, r, sink)
+}
+
+// ServeCancel is Serve for a caller that made ctx with context.WithCancel
+// itself (to cancel the request from outside): it calls cancel when the
+// handler returns, and derives no second context from ctx (which would
+// cost every request the parent's map of children).
+func ServeCancel(ctx context.Context, cancel context.CancelFunc, h http.Handler, r Request, sink Sink) {
 	defer cancel()
 	req, err := NewHTTPRequest(ctx, r)
 	if err != nil {
@@ -222,8 +233,72 @@ func (w *responseWriter) sniff() {
 		w.sent.Set("Content-Type", http.DetectContentType(w.buf.Bytes()))
 	}
 	if _, ok := w.sent["Date"]; !ok {
-		w.sent.Set("Date", Now().UTC().Format(http.TimeFormat))
+		w.sent["Date"] = []string{date(Now())}
 	}
+}
+
+// lastDate is the Date header of the last second a response was sent in:
+// formatting it again is a tenth of a small request's time in the browser.
+var lastDate atomic.Pointer[struct {
+	sec int64
+	s   string
+}]
+
+// date formats t as http.TimeFormat, once a second.
+func date(t time.Time) string {
+	sec := t.Unix()
+	if d := lastDate.Load(); d != nil && d.sec == sec {
+		return d.s
+	}
+	s := t.UTC().Format(http.TimeFormat)
+	lastDate.Store(&struct {
+		sec int64
+		s   string
+	}{sec, s})
+	return s
+}
+
+// canonicalKey is textproto.CanonicalMIMEHeaderKey without its map
+// lookup (which interns common names) for the names browsers send in
+// lower case: "content-type" → "Content-Type". A name that is not a
+// plain token of letters, digits and '-' goes to textproto.
+func canonicalKey(s string) string {
+	upper := true
+	canonical := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '-':
+			upper = true
+			continue
+		case 'a' <= c && c <= 'z':
+			if upper {
+				canonical = false
+			}
+		case 'A' <= c && c <= 'Z':
+			if !upper {
+				canonical = false
+			}
+		case '0' <= c && c <= '9':
+		default:
+			return textproto.CanonicalMIMEHeaderKey(s)
+		}
+		upper = false
+	}
+	if canonical {
+		return s
+	}
+	b := []byte(s)
+	upper = true
+	for i, c := range b {
+		if upper && 'a' <= c && c <= 'z' {
+			b[i] = c - ('a' - 'A')
+		} else if !upper && 'A' <= c && c <= 'Z' {
+			b[i] = c + ('a' - 'A')
+		}
+		upper = c == '-'
+	}
+	return string(b)
 }
 
 func bodyAllowed(status int) bool {

@@ -160,7 +160,10 @@ func startRequest(h http.Handler, args []js.Value) (err error) {
 	}
 	id := args[0].Int()
 	req := bridge.Request{Method: str(args[1]), URL: str(args[2])}
-	if hs := args[3]; hs.Type() == js.TypeObject {
+	switch hs := args[3]; hs.Type() {
+	case js.TypeString:
+		req.Header = SplitHeaders(hs.String())
+	case js.TypeObject: // [[name, value], …]: each pair costs Go three js.Values
 		for i, n := 0, hs.Length(); i < n; i++ {
 			kv := hs.Index(i)
 			if kv.Type() != js.TypeObject || kv.Length() != 2 {
@@ -183,15 +186,14 @@ func startRequest(h http.Handler, args []js.Value) (err error) {
 	cancels[id] = cancel
 	mu.Unlock()
 	s := &jsSink{fn: args[5], ctx: ctx}
-	go func() {
+	goServe(func() {
 		defer func() {
 			mu.Lock()
 			delete(cancels, id)
 			mu.Unlock()
-			cancel()
 		}()
-		bridge.Serve(ctx, h, req, s)
-	}()
+		bridge.ServeCancel(ctx, cancel, h, req, s)
+	})
 	return nil
 }
 
@@ -202,8 +204,14 @@ func str(v js.Value) string {
 	return ""
 }
 
+// The sink's first argument, made once: every js.Value of a string or an
+// object Go makes carries a finalizer (runtime.SetFinalizer, whose cost
+// grows with the finalizers not yet run), so a request makes as few as it can.
+var kindHead, kindChunk, kindEnd = js.ValueOf("head"), js.ValueOf("chunk"), js.ValueOf("end")
+
 // jsSink forwards to the JavaScript sink function, copying every byte
 // slice into a fresh Uint8Array (JS owns it; Go keeps no reference).
+// Headers go as one string (JoinHeaders): one js.Value, not three a pair.
 type jsSink struct {
 	fn  js.Value
 	ctx context.Context
@@ -213,17 +221,11 @@ func (s *jsSink) Head(status int, h http.Header, body []byte, streaming bool) {
 	if s.ctx.Err() != nil {
 		return
 	}
-	pairs := array.New()
-	for name, vs := range h {
-		for _, v := range vs {
-			pairs.Call("push", array.New(name, v))
-		}
-	}
 	b := js.Null()
 	if !streaming {
 		b = bytesToJS(body)
 	}
-	s.fn.Invoke("head", status, pairs, b, streaming)
+	s.fn.Invoke(kindHead, status, JoinHeaders(h), b, streaming)
 	answeredOnce.Do(func() { close(answered) })
 }
 
@@ -241,7 +243,7 @@ func (s *jsSink) Chunk(p []byte) {
 	if s.ctx.Err() != nil {
 		return // cancelled: never touch the stream again
 	}
-	s.fn.Invoke("chunk", bytesToJS(p))
+	s.fn.Invoke(kindChunk, bytesToJS(p))
 }
 
 func (s *jsSink) End(err error) {
@@ -249,10 +251,10 @@ func (s *jsSink) End(err error) {
 		return
 	}
 	if err != nil {
-		s.fn.Invoke("end", err.Error())
+		s.fn.Invoke(kindEnd, err.Error())
 		return
 	}
-	s.fn.Invoke("end", js.Null())
+	s.fn.Invoke(kindEnd, js.Null())
 }
 
 func bytesToJS(p []byte) js.Value {
