@@ -8,6 +8,12 @@
 // core never calls it) and writes the deduced schema as Go. The native
 // build (make serve, tests) uses upstream unchanged.
 //
+// prepare.sh copies go.yaml.in/yaml/v2 the same way, with its two
+// package-level regexp.MustCompile calls made newLazyRegexp (yamlre.go.in):
+// with them (and the core's own expressions lazy or gone) no regular
+// expression is compiled before the first answer, so V8 no longer compiles
+// the regexp package's code (≈ 150 KB of function bodies) on every start.
+//
 // smdlazy_test.go keeps the copy honest: parser.go.in must equal
 // upstream's file with exactly the hunks listed there applied, and
 // upstream's own tests of the typed package (plus one comparing the Go
