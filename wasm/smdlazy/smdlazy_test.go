@@ -267,3 +267,30 @@ func TestYAMLCopyOnlyCompilesItsRegexpsLazily(t *testing.T) {
 		t.Fatalf("go test on the copy: %v\n%s", err, b)
 	}
 }
+
+// TestHPKECopyPassesStdTests runs the standard library's tests of
+// crypto/hpke on hpkelazy.mjs's copy (its KEMs built on first use).
+func TestHPKECopyPassesStdTests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and tests the patched copy")
+	}
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if b, err := exec.Command("node", "hpkelazy.mjs", strings.TrimSpace(string(goroot)), out).CombinedOutput(); err != nil {
+		t.Fatalf("hpkelazy.mjs: %v\n%s", err, b)
+	}
+	b, err := exec.Command("go", "test", "-count=1", "-overlay="+filepath.Join(out, "overlay-test.json"), "crypto/hpke", "-v").CombinedOutput()
+	if err != nil || !strings.Contains(string(b), "--- PASS: ") {
+		t.Fatalf("go test crypto/hpke on the copy: %v\n%s", err, b)
+	}
+	kem, err := os.ReadFile(filepath.Join(out, "crypto", "hpke", "kem.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(kem), "var dhKEMP256 =") || !strings.Contains(string(kem), "func dhKEMP256() *dhKEM") {
+		t.Errorf("kem.go: dhKEMP256 is not built on first use")
+	}
+}
