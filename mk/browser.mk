@@ -51,7 +51,7 @@ SMD_SRC := $(BIN)/smd-src
 wasm:
 	@mkdir -p $(WEB_DIST)
 	sh wasm/smdlazy/prepare.sh $(SMD_SRC)
-	$(WASM_BUILD) -modfile=$(SMD_SRC)/wasm.mod -overlay=$(SMD_SRC)/std/overlay.json -o $(WASM) ./wasm
+	$(WASM_BUILD) -modfile=$(SMD_SRC)/wasm.mod -overlay=$(SMD_SRC)/_std/overlay.json -o $(WASM) ./wasm
 	$(WASM_PACK) $(WASM)
 	node web/tools/compress.mjs $(WASM)
 
