@@ -1,7 +1,6 @@
 package openapi
 
 import (
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -202,8 +201,6 @@ func discoveryEntry(r *resource.Resource) discoveryResource {
 	return d
 }
 
-var kubeVersion = regexp.MustCompile(`^v([\d]+)(?:(alpha|beta)([\d]+))?$`)
-
 // CompareKubeAwareVersions orders versions as Kubernetes does
 // (apimachinery's CompareKubeAwareVersionStrings): GA before beta before
 // alpha, then by major and minor number, Kubernetes-like versions before
@@ -242,29 +239,49 @@ func cmpInt(a, b int) int {
 	return 0
 }
 
+// parseKubeVersion reads v as apimachinery's `^v([\d]+)(?:(alpha|beta)([\d]+))?$`
+// does (typ: 0 alpha, 1 beta, 2 GA), without a regular expression: discovery
+// sorts versions while the server starts, and under WebAssembly the first
+// regular expression of a start costs the regexp package's compile
+// (docs/bench.md "Start-up: nothing compiled that the first answer does
+// not run").
 func parseKubeVersion(v string) (major, typ, minor int, ok bool) {
-	m := kubeVersion.FindStringSubmatch(v)
-	if len(m) != 4 {
+	rest, found := strings.CutPrefix(v, "v")
+	n := leadingDigits(rest)
+	if !found || n == 0 {
 		return 0, 0, 0, false
-	}
-	switch m[2] {
-	case "alpha":
-		typ = 0
-	case "beta":
-		typ = 1
-	default:
-		typ = 2
 	}
 	var err error
-	if major, err = strconv.Atoi(m[1]); err != nil {
+	if major, err = strconv.Atoi(rest[:n]); err != nil {
 		return 0, 0, 0, false
 	}
-	if typ != 2 {
-		if minor, err = strconv.Atoi(m[3]); err != nil {
-			return 0, 0, 0, false
-		}
+	rest = rest[n:]
+	switch {
+	case rest == "":
+		return major, 2, 0, true
+	case strings.HasPrefix(rest, "alpha"):
+		typ, rest = 0, rest[len("alpha"):]
+	case strings.HasPrefix(rest, "beta"):
+		typ, rest = 1, rest[len("beta"):]
+	default:
+		return 0, 0, 0, false
+	}
+	if n := leadingDigits(rest); n == 0 || n != len(rest) {
+		return 0, 0, 0, false
+	}
+	if minor, err = strconv.Atoi(rest); err != nil {
+		return 0, 0, 0, false
 	}
 	return major, typ, minor, true
+}
+
+// leadingDigits is how many ASCII digits s starts with.
+func leadingDigits(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 // AggregatedDiscoveryMedia tells whether a request for /api or /apis with

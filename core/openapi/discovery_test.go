@@ -1,7 +1,9 @@
 package openapi
 
 import (
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -100,5 +102,38 @@ func TestCompareKubeAwareVersions(t *testing.T) {
 	sort.Slice(vs, func(i, j int) bool { return CompareKubeAwareVersions(vs[i], vs[j]) > 0 })
 	if got := strings.Join(vs, " "); got != "v10 v2 v1 v1beta2 v1beta1 v3alpha2 v1alpha1 bar foo" {
 		t.Fatalf("order %s", got)
+	}
+}
+
+// parseKubeVersion reads what apimachinery's expression matches, and only that.
+func TestParseKubeVersionIsTheRegexp(t *testing.T) {
+	re := regexp.MustCompile(`^v([\d]+)(?:(alpha|beta)([\d]+))?$`)
+	for _, v := range []string{"v1", "v10", "v0", "v1beta1", "v2alpha3", "v1beta", "v1alpha", "v1gamma1", "vbeta1",
+		"v", "", "1", "v1 ", " v1", "v1beta1x", "v1beta01", "v-1", "v+1", "v1beta+1", "V1", "v1Beta1", "v١",
+		"v99999999999999999999", "v1beta99999999999999999999", "foo", "v1.2"} {
+		t.Run(v, func(t *testing.T) {
+			m := re.FindStringSubmatch(v)
+			major, typ, minor, ok := parseKubeVersion(v)
+			want := m != nil
+			if want {
+				mj, err := strconv.Atoi(m[1])
+				want = err == nil
+				if want && m[2] != "" {
+					mn, err := strconv.Atoi(m[3])
+					want = err == nil
+					if want && (mn != minor || typ != map[string]int{"alpha": 0, "beta": 1}[m[2]]) {
+						t.Errorf("typ %d minor %d, want %s %s", typ, minor, m[2], m[3])
+					}
+				} else if want && typ != 2 {
+					t.Errorf("typ %d, want 2 (GA)", typ)
+				}
+				if want && mj != major {
+					t.Errorf("major %d, want %s", major, m[1])
+				}
+			}
+			if ok != want {
+				t.Errorf("ok %v, want %v (regexp match %q)", ok, want, m)
+			}
+		})
 	}
 }

@@ -50,6 +50,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
@@ -149,28 +150,33 @@ func (m *Manager) updater(subresource string) *merge.Updater {
 	return u
 }
 
-// stripSet is what no manager ever owns.
-var stripSet = fieldpath.NewSet(
-	fieldpath.MakePathOrDie("apiVersion"),
-	fieldpath.MakePathOrDie("kind"),
-	fieldpath.MakePathOrDie("metadata"),
-	fieldpath.MakePathOrDie("metadata", "name"),
-	fieldpath.MakePathOrDie("metadata", "namespace"),
-	fieldpath.MakePathOrDie("metadata", "creationTimestamp"),
-	fieldpath.MakePathOrDie("metadata", "selfLink"),
-	fieldpath.MakePathOrDie("metadata", "uid"),
-	fieldpath.MakePathOrDie("metadata", "clusterName"),
-	fieldpath.MakePathOrDie("metadata", "generation"),
-	fieldpath.MakePathOrDie("metadata", "managedFields"),
-	fieldpath.MakePathOrDie("metadata", "resourceVersion"),
-)
+// stripSet is what no manager ever owns; built on first use, not at init
+// (under WebAssembly, building it at init compiled fieldpath's path and set
+// code on every start: docs/bench.md "Start-up: nothing compiled that the
+// first answer does not run").
+var stripSet = sync.OnceValue(func() *fieldpath.Set {
+	return fieldpath.NewSet(
+		fieldpath.MakePathOrDie("apiVersion"),
+		fieldpath.MakePathOrDie("kind"),
+		fieldpath.MakePathOrDie("metadata"),
+		fieldpath.MakePathOrDie("metadata", "name"),
+		fieldpath.MakePathOrDie("metadata", "namespace"),
+		fieldpath.MakePathOrDie("metadata", "creationTimestamp"),
+		fieldpath.MakePathOrDie("metadata", "selfLink"),
+		fieldpath.MakePathOrDie("metadata", "uid"),
+		fieldpath.MakePathOrDie("metadata", "clusterName"),
+		fieldpath.MakePathOrDie("metadata", "generation"),
+		fieldpath.MakePathOrDie("metadata", "managedFields"),
+		fieldpath.MakePathOrDie("metadata", "resourceVersion"),
+	)
+})
 
 func stripFields(mf fieldpath.ManagedFields, id string) {
 	vs, ok := mf[id]
 	if !ok || vs == nil {
 		return
 	}
-	s := vs.Set().Difference(stripSet)
+	s := vs.Set().Difference(stripSet())
 	if s.Empty() {
 		delete(mf, id)
 		return

@@ -8,6 +8,20 @@
 // core never calls it) and writes the deduced schema as Go. The native
 // build (make serve, tests) uses upstream unchanged.
 //
+// prepare.sh copies go.yaml.in/yaml/v2 the same way, with its two
+// package-level regexp.MustCompile calls made newLazyRegexp (yamlre.go.in):
+// with them (and the core's own expressions lazy or gone) no regular
+// expression is compiled before the first answer, so V8 no longer compiles
+// the regexp package's code (≈ 150 KB of function bodies) on every start.
+//
+// hpkelazy.mjs (also run by prepare.sh) writes a standard-library overlay
+// (`go build -overlay`, which may replace GOROOT files): crypto/hpke's seven
+// KEM variables become functions that build them on first use. Upstream's
+// initialisers call ecdh.P256() … ecdh.X25519(), which kept every curve's
+// code in any program linking net/http (net/http → crypto/tls →
+// crypto/hpke); the core never does HPKE, so the curves leave the binary
+// (−440 KB raw, −27 KB brotli).
+//
 // smdlazy_test.go keeps the copy honest: parser.go.in must equal
 // upstream's file with exactly the hunks listed there applied, and
 // upstream's own tests of the typed package (plus one comparing the Go

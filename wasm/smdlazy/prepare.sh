@@ -12,8 +12,14 @@
 # smdlazy_test.go checks that nothing else differs and runs upstream's tests
 # of the package on the copy) in place of typed/parser.go, and writes
 # OUT/wasm.mod (+ wasm.sum): the root module's go.mod with a replace
-# directive to the copy. Then, from the root module:
-#   GOOS=js GOARCH=wasm go build -modfile=OUT/wasm.mod …
+# directive to the copy.
+# The same for go.yaml.in/yaml/v2 (OUT/yaml-v2): its two package-level
+# regexp.MustCompile calls (resolve.go, encode.go) become newLazyRegexp
+# (yamlre.go.in, added as kubesandbox_yamlre.go), so that no regular
+# expression is compiled at init. And OUT/_std/overlay.json, a standard
+# library crypto/hpke whose KEMs are built on first use (hpkelazy.mjs).
+# Then, from the root module:
+#   GOOS=js GOARCH=wasm go build -modfile=OUT/wasm.mod -overlay=OUT/_std/overlay.json …
 set -e
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,3 +35,21 @@ cp "$here/parser.go.in" "$out/structured-merge-diff/typed/parser.go"
 cp "$root/go.mod" "$out/wasm.mod"
 cp "$root/go.sum" "$out/wasm.sum"
 printf '\nreplace sigs.k8s.io/structured-merge-diff/v4 => %s\n' "$out/structured-merge-diff" >> "$out/wasm.mod"
+
+# go.yaml.in/yaml/v2 with its regular expressions compiled on first use
+(cd "$root" && go mod download go.yaml.in/yaml/v2)
+yaml=$(cd "$root" && go list -m -f '{{.Dir}}' go.yaml.in/yaml/v2)
+test -n "$yaml" || { echo "prepare.sh: go.yaml.in/yaml/v2 not in the module cache" >&2; exit 1; }
+rm -rf "$out/yaml-v2"
+cp -R "$yaml" "$out/yaml-v2"
+chmod -R u+w "$out/yaml-v2"
+for f in resolve.go encode.go; do
+	sed -e '/^	"regexp"$/d' -e 's/^\(var [A-Za-z0-9]* = \)regexp\.MustCompile(/\1newLazyRegexp(/' \
+		"$yaml/$f" > "$out/yaml-v2/$f"
+done
+cp "$here/yamlre.go.in" "$out/yaml-v2/kubesandbox_yamlre.go"
+printf 'replace go.yaml.in/yaml/v2 => %s\n' "$out/yaml-v2" >> "$out/wasm.mod"
+
+# crypto/hpke with its KEMs built on first use (hpkelazy.mjs): OUT/_std/overlay.json
+# (a directory starting with "_": go test ./... of the root module skips it)
+node "$here/hpkelazy.mjs" "$(go env GOROOT)" "$out/_std"

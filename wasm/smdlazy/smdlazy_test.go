@@ -182,3 +182,115 @@ func TestUpstreamTestsPassOnTheCopy(t *testing.T) {
 		}
 	}
 }
+
+// yamlTest is added to prepare.sh's copy of go.yaml.in/yaml/v2 (whose own
+// tests need gopkg.in/check.v1, not in our module graph): the two lazily
+// compiled expressions still decide what they decided at init.
+const yamlTest = `package yaml
+
+import "testing"
+
+func TestKubesandboxLazyRegexps(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want interface{}
+	}{
+		{"a: 1.5e3", 1500.0}, {"a: .5", 0.5}, {"a: -2.", -2.0}, {"a: 1e", "1e"}, {"a: 1.2.3", "1.2.3"},
+	} {
+		var m map[string]interface{}
+		if err := Unmarshal([]byte(tc.in), &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["a"] != tc.want {
+			t.Errorf("%s: %#v (%T), want %#v", tc.in, m["a"], m["a"], tc.want)
+		}
+	}
+	for in, want := range map[string]string{"1:20": "\"1:20\"\n", "1:2x": "1:2x\n", "-1:30.5": "\"-1:30.5\"\n"} {
+		b, err := Marshal(in)
+		if err != nil || string(b) != want {
+			t.Errorf("Marshal(%q) = %q, %v; want %q", in, b, err, want)
+		}
+	}
+}
+`
+
+// TestYAMLCopyOnlyCompilesItsRegexpsLazily checks prepare.sh's copy of
+// go.yaml.in/yaml/v2: resolve.go and encode.go are upstream's with the
+// "regexp" import dropped and one regexp.MustCompile each made
+// newLazyRegexp, and the copy decodes floats and quotes base-60 strings as
+// upstream does (yamlTest, natively).
+func TestYAMLCopyOnlyCompilesItsRegexpsLazily(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and tests the patched copy")
+	}
+	out := t.TempDir()
+	if b, err := exec.Command("sh", "prepare.sh", out).CombinedOutput(); err != nil {
+		t.Fatalf("prepare.sh: %v\n%s", err, b)
+	}
+	up, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "go.yaml.in/yaml/v2").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyDir := filepath.Join(out, "yaml-v2")
+	for file, variable := range map[string]string{"resolve.go": "yamlStyleFloat", "encode.go": "base60float"} {
+		t.Run(file, func(t *testing.T) {
+			u, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(up)), file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := os.ReadFile(filepath.Join(copyDir, file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := strings.Replace(string(u), "\t\"regexp\"\n", "", 1)
+			old := "var " + variable + " = regexp.MustCompile("
+			if strings.Count(want, old) != 1 || strings.Contains(strings.Replace(want, old, "", 1), "regexp.") {
+				t.Fatalf("upstream %s: want exactly one regexp use, %s", file, old)
+			}
+			want = strings.Replace(want, old, "var "+variable+" = newLazyRegexp(", 1)
+			if string(c) != want {
+				t.Errorf("%s differs from upstream beyond the lazy regexp", file)
+			}
+		})
+	}
+	tests, _ := filepath.Glob(filepath.Join(copyDir, "*_test.go"))
+	for _, f := range tests {
+		if err := os.Remove(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(copyDir, "kubesandbox_test.go"), []byte(yamlTest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := exec.Command("go", "test", "-count=1", "-modfile="+filepath.Join(out, "wasm.mod"), "go.yaml.in/yaml/v2", "-v").CombinedOutput()
+	if err != nil || !strings.Contains(string(b), "--- PASS: TestKubesandboxLazyRegexps") {
+		t.Fatalf("go test on the copy: %v\n%s", err, b)
+	}
+}
+
+// TestHPKECopyPassesStdTests runs the standard library's tests of
+// crypto/hpke on hpkelazy.mjs's copy (its KEMs built on first use).
+func TestHPKECopyPassesStdTests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and tests the patched copy")
+	}
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if b, err := exec.Command("node", "hpkelazy.mjs", strings.TrimSpace(string(goroot)), out).CombinedOutput(); err != nil {
+		t.Fatalf("hpkelazy.mjs: %v\n%s", err, b)
+	}
+	b, err := exec.Command("go", "test", "-count=1", "-overlay="+filepath.Join(out, "overlay-test.json"), "crypto/hpke", "-v").CombinedOutput()
+	if err != nil || !strings.Contains(string(b), "--- PASS: ") {
+		t.Fatalf("go test crypto/hpke on the copy: %v\n%s", err, b)
+	}
+	kem, err := os.ReadFile(filepath.Join(out, "crypto", "hpke", "kem.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(kem), "var dhKEMP256 =") || !strings.Contains(string(kem), "func dhKEMP256() *dhKEM") {
+		t.Errorf("kem.go: dhKEMP256 is not built on first use")
+	}
+}

@@ -11,11 +11,11 @@ package admissionregistration
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	. "github.com/kubesandbox/kubesandbox/core/builtin/common"
 	"github.com/kubesandbox/kubesandbox/core/field"
+	"github.com/kubesandbox/kubesandbox/core/internal/lazyre"
 	"github.com/kubesandbox/kubesandbox/core/validation"
 )
 
@@ -139,7 +139,7 @@ func ValidatePolicy(obj, old map[string]any) field.ErrorList {
 	return errs
 }
 
-var newline = regexp.MustCompile(`[\n\r]+`)
+var newline = lazyre.New(`[\n\r]+`)
 
 func validateValidation(v map[string]any, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
@@ -237,7 +237,7 @@ var celReserved = map[string]bool{"true": true, "false": true, "null": true, "in
 	"const": true, "continue": true, "else": true, "for": true, "function": true, "if": true, "import": true, "let": true,
 	"loop": true, "package": true, "namespace": true, "return": true, "var": true, "void": true, "while": true}
 
-var celIdent = regexp.MustCompile("^[_a-zA-Z][_a-zA-Z0-9]*$")
+var celIdent = lazyre.New("^[_a-zA-Z][_a-zA-Z0-9]*$")
 
 func isCELIdentifier(name string) bool { return celIdent.MatchString(name) && !celReserved[name] }
 

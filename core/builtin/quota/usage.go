@@ -9,8 +9,16 @@ import (
 	. "github.com/kubesandbox/kubesandbox/core/builtin/common"
 )
 
-// One and Zero are the quantities 1 and 0.
-var One, Zero = quantity("1"), quantity("0")
+// One and Zero are the quantities 1 and 0, made from integers: parsing
+// "1" at init compiled math/big's string scanning on every start under
+// WebAssembly (docs/bench.md "Start-up: nothing compiled that the first
+// answer does not run").
+var One, Zero = intQuantity(1), intQuantity(0)
+
+func intQuantity(n int64) Quantity {
+	q, _ := ParseQuantity(n)
+	return q
+}
 
 func quantity(s string) Quantity {
 	q, _ := ParseQuantity(s)
