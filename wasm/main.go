@@ -23,6 +23,8 @@
 //	      "open"     done(error|null)       start the sandbox's core, restoring
 //	                 its saved state (self.kubesandboxDBFor(name)); rev > 1:
 //	                 a memory-only core starts at that revision
+//	      "close"    done(null)             stop the sandbox's core (its saved
+//	                 state stays; the worker opens it again when asked)
 //	      "export"   done(null, yamlText)   every user object as a YAML List
 //	      "import"   done(error|null)       arg: YAML/JSON text, applied
 //	      "reset"    done(null, "rev")      the saved state becomes empty at
@@ -185,8 +187,12 @@ func control(x *host) jsglue.Control {
 		if err := json.Unmarshal([]byte(arg), &a); err != nil {
 			return nil, fmt.Errorf("kubesandboxControl %s: %v", op, err)
 		}
-		if op == "open" {
+		switch op {
+		case "open":
 			return nil, x.open(a.Sandbox, store.Revision(a.Rev))
+		case "close": // no page uses it any more: its state stays saved
+			x.close(a.Sandbox, true)
+			return nil, nil
 		}
 		if op == "reset" {
 			// Before the worker opens it again: the next core starts empty

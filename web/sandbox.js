@@ -421,15 +421,15 @@ export function createSandbox({
   }
 
   /** stats reports the core's wasm memory size, requests served and live
-   *  streams, IndexedDB counters (db: writes, records, snapshots, millis, failed)
+   *  streams, the sandboxes its worker runs (names; '' the default), IndexedDB counters (db: writes, records, snapshots, millis, failed)
    *  and the CEL engine's load (cel: state absent|loading|ready|failed, millis, loads…). */
   async function stats() {
     await ready;
     const got = new Promise((resolve) => statsWaiters.push(resolve));
     if (!port) throw new Error('kubesandbox: stats() is only available in the leader tab');
     port.postMessage({ t: 'stats' });
-    const { memoryBytes, served, live, db, cel } = await got;
-    return { memoryBytes, served, live, db, cel };
+    const { memoryBytes, served, live, db, cel, sandboxes } = await got;
+    return { memoryBytes, served, live, db, cel, sandboxes };
   }
 
   // control runs a whole-sandbox operation in the worker (not through the

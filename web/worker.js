@@ -95,7 +95,7 @@ const sandboxes = new Map();
 
 function sandboxFor(name) {
   let sb = sandboxes.get(name);
-  if (sb) return sb;
+  if (sb) { clearTimeout(sb.idle); return sb; }
   sb = { name, state: 'loading', failure: null, pages: new Set(), ports: new Set(), queued: [], db: null, startMillis: 0, goMillis: null, resetting: null };
   if (DURABILITY !== 'memory' && self.indexedDB) sb.db = sandboxDB(name ? `kubesandbox:${name}` : PARAMS.get('db') || 'kubesandbox');
   sandboxes.set(name, sb);
@@ -182,6 +182,24 @@ function goFailed(err) {
   }
 }
 
+// CLOSE_AFTER_MS: a sandbox none of whose pages is left is closed after
+// this long (a reload comes back sooner), so a worker kept alive by other
+// pages does not keep running the cores of every page ever opened: its
+// state stays in IndexedDB and the next page or request opens it again.
+const CLOSE_AFTER_MS = Number(PARAMS.get('closeAfter')) || 10000;
+
+function idle(sb) {
+  clearTimeout(sb.idle);
+  sb.idle = setTimeout(() => {
+    if (sb.pages.size || sb.resetting || sb.state === 'loading' || sandboxes.get(sb.name) !== sb) return;
+    if ([...sb.ports].some((p) => p.__ksLive && p.__ksLive.size)) { idle(sb); return; } // still in use (a watch)
+    sandboxes.delete(sb.name);
+    sb.closed = true;
+    endAll(sb, 'kubesandbox: the sandbox was closed (no page uses it)');
+    if (sb.state === 'ready' && goState === 'ready') goControl('close', sb).catch(() => {});
+  }, CLOSE_AFTER_MS);
+}
+
 // openSandbox starts sb's core in the Go instance (restoring its saved
 // state; rev: where a memory-only core starts after a reset).
 async function openSandbox(sb, rev = 0) {
@@ -203,7 +221,12 @@ async function openSandbox(sb, rev = 0) {
 // a cancel, the sink drops everything (never touch a cancelled stream).
 function serve(port, msg) {
   const id = msg.id;
-  const sb = port.__ksSandbox;
+  let sb = port.__ksSandbox;
+  if (sb.closed) { // closed while idle: this request opens it again
+    sb = port.__ksSandbox = sandboxFor(sb.name);
+    sb.ports.add(port);
+    idle(sb);
+  }
   if (sb.state !== 'ready') {
     if (sb.state === 'loading') { sb.queued.push({ port, msg }); return; }
     port.postMessage({ t: 'end', id, error: 'kubesandbox core is not running: ' + sb.failure });
@@ -276,7 +299,10 @@ function attachRequestPort(port, sb) {
 function attachPage(page) {
   pages.add(page);
   let sb = null;
-  const mine = () => sb || (sb = sandboxFor(''));
+  const mine = () => {
+    if (sb && sb.closed) { sb = sandboxFor(sb.name); sb.pages.add(page); } // back (e.g. from the back/forward cache)
+    return sb || (sb = sandboxFor(''));
+  };
   page.onmessage = (ev) => {
     const m = ev.data || {};
     if (m.t === 'hello') {
@@ -287,7 +313,7 @@ function attachPage(page) {
     } else if (m.t === 'stats') {
       let live = 0;
       for (const p of mine().ports) live += p.__ksLive ? p.__ksLive.size : 0;
-      page.postMessage({ t: 'stats', memoryBytes: wasmMemory ? wasmMemory.buffer.byteLength : 0, served: nextGoId - 1, live, db: sb.db ? { ...sb.db.stats } : { ...NO_DB_STATS }, cel: celStatsMessage() });
+      page.postMessage({ t: 'stats', memoryBytes: wasmMemory ? wasmMemory.buffer.byteLength : 0, served: nextGoId - 1, live, db: sb.db ? { ...sb.db.stats } : { ...NO_DB_STATS }, cel: celStatsMessage(), sandboxes: [...sandboxes.keys()] });
     } else if (m.t === 'control') {
       control(mine(), m.op, m.arg).then(
         (result) => page.postMessage({ t: 'control', id: m.id, error: null, result: result === undefined ? null : result }),
@@ -298,7 +324,7 @@ function attachPage(page) {
       page.postMessage({ t: 'pong' });
     } else if (m.t === 'bye') {
       pages.delete(page);
-      if (sb) sb.pages.delete(page);
+      if (sb) { sb.pages.delete(page); if (!sb.pages.size) idle(sb); }
     }
   };
 }

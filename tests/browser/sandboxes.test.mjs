@@ -5,7 +5,7 @@
 // no request header can address another sandbox. Run: make test-browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, sharedWorkers, killSharedWorkers, closeAll } from './lib.mjs';
+import { useBrowser, openSandbox, sharedWorkers, killSharedWorkers, closeAll } from './lib.mjs';
 
 const env = useBrowser();
 const CMS = '/api/v1/namespaces/default/configmaps';
@@ -145,4 +145,25 @@ test('after the shared worker is killed, each sandbox restores its own state', a
   assert.notEqual(out.instance, before, 'a new worker');
   assert.deepEqual([out.aa, out.ab, out.bb, out.ba], [{ v: 'a' }, 404, { v: 'b' }, 404]);
   await closeAll(env.browser, [page]);
+});
+
+test('a sandbox none of whose pages is left is closed while others keep the worker, and opens again with its state', async () => {
+  const q = (name) => `/fixtures/sandbox-q.html?sandbox=${name}&worker=${encodeURIComponent('closeAfter=300')}`;
+  const a = await openSandbox(env.browser.context, env.server.url, q('idle-a'));
+  const keep = await openSandbox(env.browser.context, env.server.url, q('idle-keep'));
+  const created = await a.evaluate(async () => (await window.sandbox.fetch('/api/v1/namespaces/default/configmaps', {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kept' }, data: { k: 'v' } }),
+  })).status);
+  assert.equal(created, 201);
+  assert.deepEqual((await keep.evaluate(() => window.sandbox.stats())).sandboxes.sort(), ['idle-a', 'idle-keep']);
+  await a.close();
+  await keep.waitForFunction(async () => !(await window.sandbox.stats()).sandboxes.includes('idle-a'), null, { timeout: 30000, polling: 100 });
+  // a request for it (here from a page of another sandbox) opens it again, restored
+  const got = await keep.evaluate(async () => {
+    const r = await fetch('/sandbox/idle-a/api/v1/namespaces/default/configmaps/kept');
+    return { status: r.status, data: r.status === 200 ? (await r.json()).data : null, sandboxes: (await window.sandbox.stats()).sandboxes.sort() };
+  });
+  assert.deepEqual(got, { status: 200, data: { k: 'v' }, sandboxes: ['idle-a', 'idle-keep'] });
+  await closeAll(env.browser, [keep]);
 });

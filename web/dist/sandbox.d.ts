@@ -25,7 +25,7 @@ export interface SandboxOptions {
   prefixes?: string[];
   /** Name of the SharedWorker and leader lock; default 'kubesandbox'. */
   name?: string;
-  /** '' (default): the origin's default cluster at /api/…; else a cluster of its own at /sandbox/<name>/api/…. */
+  /** '' (default): the origin's default cluster at /api/…; else a cluster of its own at /sandbox/<name>/api/… (its own store and IndexedDB database, in the same SharedWorker and Go instance as the page's other sandboxes). */
   sandbox?: string;
   /** Where named sandboxes live; default '/sandbox/'. */
   sandboxes?: string;
