@@ -17,7 +17,7 @@
 // about that sandbox:
 //   page → worker  {t:'hello', sandbox} → {t:'state', state, error, instance, startMillis}
 //   page → worker  {t:'connect'} + [port]           attach a request port (for the service worker)
-//   page → worker  {t:'stats'}          → {t:'stats', memoryBytes, served, live, db}
+//   page → worker  {t:'stats'}          → {t:'stats', memoryBytes, served, live, db, cel, sandboxes}
 //   page → worker  {t:'control', id, op, arg} → {t:'control', id, error, result}
 //       op 'export' (result: YAML text), 'import' (arg: YAML text), 'reset'
 //       (drop the saved state, restart the sandbox's core fresh; its resourceVersions

@@ -89,6 +89,9 @@ export interface SandboxStats {
    *  compile + instantiate + Go init; phases: ms since the load began at
    *  fetch, compile, main (Go's package init done), warm, ready. */
   cel: CELLoad & { parts: { crd: CELLoad; policy: CELLoad } };
+  /** The sandboxes the worker's one Go instance runs now ('' is the default);
+   *  memoryBytes, served and cel are the instance's, live and db this sandbox's. */
+  sandboxes: string[];
 }
 
 /** One load of a part of the CEL engine (SandboxStats.cel). */
