@@ -12,7 +12,8 @@ import (
 )
 
 // idb is a persist.Backend over IndexedDB. The IndexedDB calls are made in
-// JavaScript (web/worker.js, self.kubesandboxDB), which is where its
+// JavaScript (web/worker.js, self.kubesandboxDBFor(sandbox): a database
+// per sandbox), which is where its
 // event-based API is natural:
 //
 //	load()                              → Promise<{snapshot: Uint8Array|null, revs: number[], records: Uint8Array[]}>
@@ -23,10 +24,14 @@ import (
 // QuotaExceededError becomes an error that names the quota.
 type idb struct{ db js.Value }
 
-// newIDB returns the backend, or nil when the page offers no
-// self.kubesandboxDB (then the core runs in memory only).
-func newIDB() *idb {
-	db := js.Global().Get("kubesandboxDB")
+// newIDB returns sandbox's backend, or nil when the worker offers no
+// self.kubesandboxDBFor (then the core runs in memory only).
+func newIDB(sandbox string) *idb {
+	f := js.Global().Get("kubesandboxDBFor")
+	if f.Type() != js.TypeFunction {
+		return nil
+	}
+	db := f.Invoke(sandbox)
 	if db.Type() != js.TypeObject {
 		return nil
 	}

@@ -1,12 +1,14 @@
 //go:build js && wasm
 
 // Command wasm is the kubesandbox core compiled to WebAssembly. It runs in
-// a SharedWorker (web/worker.js) and exposes three functions to
-// JavaScript, installed by wasm/jsglue:
+// a SharedWorker (web/worker.js) — one Go instance hosting every sandbox
+// of the pages connected to it, each a core of its own (host.go) — and
+// exposes three functions to JavaScript, installed by wasm/jsglue:
 //
 //	kubesandboxServe(id, method, url, headers, body, sink)
 //	    headers: "name\nvalue\nname\nvalue\n…" (jsglue/headers.go; one
-//	    string costs Go one js.Value) or [[name, value], …]; body: Uint8Array or null
+//	    string costs Go one js.Value) or [[name, value], …], one of them
+//	    Kubesandbox-Sandbox: the sandbox (host.go); body: Uint8Array or null
 //	    sink(kind, …) is called as (headers: the same string form)
 //	      sink("head", status, headers, body, false)    whole body (Uint8Array)
 //	      sink("head", status, headers, null, true)     then sink("chunk", Uint8Array)… sink("end", null | "error")
@@ -17,13 +19,18 @@
 //	    fail from then on and no further sink calls are made for it.
 //
 //	kubesandboxControl(op, arg, done)
-//	    whole-sandbox operations for the worker (never reachable by URL):
+//	    operations for the worker (never reachable by URL); arg is JSON
+//	    {"sandbox": name, "arg": text, "rev": n} except for "shutdown":
+//	      "open"     done(error|null)       start the sandbox's core, restoring
+//	                 its saved state (self.kubesandboxDBFor(name)); rev > 1:
+//	                 a memory-only core starts at that revision
+//	      "close"    done(null)             stop the sandbox's core (its saved
+//	                 state stays; the worker opens it again when asked)
 //	      "export"   done(null, yamlText)   every user object as a YAML List
 //	      "import"   done(error|null)       arg: YAML/JSON text, applied
 //	      "reset"    done(null, "rev")      the saved state becomes empty at
-//	                 the last revision rev (later writes fail); then the
-//	                 worker shuts down and starts a fresh instance, which
-//	                 starts at rev (without IndexedDB: kubesandboxOptions.startRevision)
+//	                 the last revision rev (later writes fail) and the core
+//	                 is dropped; the worker opens it again at rev
 //	      "shutdown" done(null), then the program exits
 //	      "cel"      done(error|null, responseJSON)  arg: {"method", "request"},
 //	                 one call to the CEL engine as the core makes it (tests;
@@ -33,12 +40,12 @@
 // Nodes of the in-process controllers, which start after the first answer
 // (startControllers); 0: no kubelet, Pods stay Pending.
 //
-// Once they are installed it calls kubesandboxReady(), or
-// kubesandboxReady(message) when the saved state cannot be restored (the
-// program then exits; a reset recovers).
+// Once they are installed it calls kubesandboxReady(); a sandbox whose
+// saved state cannot be restored fails its "open" (a reset recovers it),
+// the others serve on.
 //
-// State is durable when the worker offers self.kubesandboxDB (IndexedDB,
-// see idb.go): every write is committed there before it is acknowledged. The bridge is
+// State is durable when the worker offers self.kubesandboxDBFor(name)
+// (IndexedDB, see idb.go): every write is committed there before it is acknowledged. The bridge is
 // written directly on syscall/js rather than github.com/syumai/workers: its
 // public API only offers the Cloudflare-shaped Serve (needs a global
 // `context.binding` and a `workers.ready` import, returns a JS Response that
@@ -82,75 +89,30 @@ const celAfter = 2 * time.Second
 func main() {
 	jsglue.MarkMain()
 	installDocs()
-	celT := &celTransport{}
-	options.CEL = cel.Remote(celT)
+	x := &host{cores: map[string]*core{}, celT: &celTransport{}}
+	options.CEL = cel.Remote(x.celT)
 	// The built-in catalogue (schemas) is not loaded here: a restored
 	// sandbox answers reads without it, and the first request that needs a
 	// schema (a write, SSA, OpenAPI) decodes it (resource.LoadSchema).
-	var handler *apiserver.Server
-	var log *persist.Log
-	var db persist.Backend
-	if idb := newIDB(); idb != nil {
-		db = idb
-	} else if rev := startRevision(); rev > 1 {
-		// memory only, after a reset: start at the revision it ended at
-		db = persist.NewMem()
-		if err := persist.New(db, persist.Options{}).Reset(rev); err != nil {
-			jsglue.Ready(err.Error())
-			return
-		}
-	}
-	if db != nil {
-		log = persist.New(db, persistOptions())
-		srv, err := apiserver.NewDurable(options, log)
-		if err != nil {
-			jsglue.Ready(err.Error())
-			return
-		}
-		handler = srv
-	} else {
-		handler = apiserver.New(options)
-	}
+	// Sandboxes are opened by the worker ("open"), each restoring its own state.
 	quit := make(chan struct{})
 	var once sync.Once
-	ctx, stopControllers := context.WithCancel(context.Background())
-	release := jsglue.Install(handler, control(handler, log, stopControllers, celT), func() { once.Do(func() { close(quit) }) })
+	release := jsglue.Install(x, control(x), func() { once.Do(func() { close(quit) }) })
 	defer release()
 	jsglue.Ready("")
-	go func() {
-		t := time.NewTimer(celAfter)
-		defer t.Stop()
-		select {
-		case <-jsglue.Answered():
-		case <-t.C:
-		case <-ctx.Done():
-			return
-		}
-		preloadCEL(handler, celT)
-	}()
-	if controllersOn() {
-		go startControllers(ctx, handler)
-	}
 	<-quit // serve until the worker shuts this instance down
 }
 
 // startControllers runs the in-process controllers (core/controllers, the
 // same as `make serve`: garbage collector, Deployments, ReplicaSets,
 // StatefulSets, DaemonSets, Jobs, ServiceAccounts, the simulated kubelet)
-// until ctx ends. They start after the first answer (or controllersAfter
-// without one), so that their resync of a restored state never delays it:
-// that resync is how they pick up after a worker restart or an IndexedDB
-// restore — they read what is stored (the Pods a ReplicaSet already has
-// count), so a scale-up or rollout in progress goes on without duplicates.
+// of one sandbox until ctx ends. The host starts them after the sandbox's
+// first answer (or controllersAfter without one), so that their resync of
+// a restored state never delays it: that resync is how they pick up after
+// a worker restart or an IndexedDB restore — they read what is stored
+// (the Pods a ReplicaSet already has count), so a scale-up or rollout in
+// progress goes on without duplicates.
 func startControllers(ctx context.Context, h *apiserver.Server) {
-	t := time.NewTimer(controllersAfter)
-	defer t.Stop()
-	select {
-	case <-jsglue.Answered():
-	case <-t.C:
-	case <-ctx.Done():
-		return
-	}
 	controllers.Start(ctx, h, h.Store(), controllers.Options{
 		Nodes: nodes(),
 		Logf:  func(f string, a ...any) { fmt.Printf(f+"\n", a...) }, // the worker's console
@@ -185,13 +147,6 @@ func persistOptions() persist.Options {
 	return persist.Options{SnapshotEvery: int(option("snapshotEvery", 1e9)), KeepEvents: int(option("keepEvents", 1e9))}
 }
 
-// startRevision reads self.kubesandboxOptions.startRevision: where the
-// store of a memory-only core starts after a reset (the worker passes the
-// revision the "reset" operation returned).
-func startRevision() store.Revision {
-	return store.Revision(option("startRevision", 1<<53))
-}
-
 // option reads a number in [0, max) from self.kubesandboxOptions (0: unset).
 func option(k string, max float64) float64 {
 	o := js.Global().Get("kubesandboxOptions")
@@ -204,55 +159,84 @@ func option(k string, max float64) float64 {
 	return 0
 }
 
-// control is kubesandboxControl: export and import wait for storage;
-// reset and shutdown stop the controllers (their writes would only fail)
-// and close the log (waiting for a commit in progress; later writes
-// fail); then jsglue ends the program through main's quit.
-func control(h *apiserver.Server, log *persist.Log, stopControllers func(), celT *celTransport) jsglue.Control {
+// control is kubesandboxControl. Every operation but "shutdown" names
+// its sandbox: arg is JSON {"sandbox": name, "arg": text, "rev": n}.
+// export and import wait for storage; reset stops the sandbox's
+// controllers and closes its log (waiting for a commit in progress; later
+// writes fail), empties its saved state at its last revision and drops
+// its core; shutdown does that to every sandbox, then jsglue ends the
+// program through main's quit.
+func control(x *host) jsglue.Control {
 	return func(op, arg string) (any, error) {
+		if op == "shutdown" {
+			x.mu.Lock()
+			names := make([]string, 0, len(x.cores))
+			for n := range x.cores {
+				names = append(names, n)
+			}
+			x.mu.Unlock()
+			for _, n := range names {
+				x.close(n, true)
+			}
+			return nil, nil
+		}
+		var a struct {
+			Sandbox string `json:"sandbox"`
+			Arg     string `json:"arg"`
+			Rev     int64  `json:"rev"`
+		}
+		if err := json.Unmarshal([]byte(arg), &a); err != nil {
+			return nil, fmt.Errorf("kubesandboxControl %s: %v", op, err)
+		}
+		switch op {
+		case "open":
+			return nil, x.open(a.Sandbox, store.Revision(a.Rev))
+		case "close": // no page uses it any more: its state stays saved
+			x.close(a.Sandbox, true)
+			return nil, nil
+		}
+		if op == "reset" {
+			// Before the worker opens it again: the next core starts empty
+			// after the last revision (resourceVersions never go back).
+			// Close first: a commit in progress ends, every later one
+			// fails, so no write lands above rev.
+			c := x.close(a.Sandbox, true)
+			if c == nil {
+				return nil, fmt.Errorf("the sandbox %q is not running", a.Sandbox)
+			}
+			rev := c.h.Store().HeadRev()
+			if c.log != nil {
+				if err := c.log.Reset(rev); err != nil {
+					return nil, err
+				}
+			}
+			return strconv.FormatInt(int64(rev), 10), nil
+		}
+		c := x.get(a.Sandbox)
+		if c == nil {
+			return nil, fmt.Errorf("the sandbox %q is not running", a.Sandbox)
+		}
 		switch op {
 		case "cel":
 			// a call to the CEL engine as the core makes it (tests):
 			// arg {"method": …, "request": {…}}, the answer's JSON text
-			var c struct {
+			var m struct {
 				Method  string          `json:"method"`
 				Request json.RawMessage `json:"request"`
 			}
-			if err := json.Unmarshal([]byte(arg), &c); err != nil {
+			if err := json.Unmarshal([]byte(a.Arg), &m); err != nil {
 				return nil, err
 			}
-			out, err := celT.Call(c.Method, c.Request)
+			out, err := x.celT.Call(m.Method, m.Request)
 			return string(out), err
 		case "export":
-			y, err := h.Export()
+			y, err := c.h.Export()
 			if err != nil {
 				return nil, err
 			}
 			return string(y), nil
 		case "import":
-			return nil, h.Import([]byte(arg))
-		case "reset":
-			// Before a shutdown: the next core starts empty after the
-			// last revision (resourceVersions never go back). Close first:
-			// a commit in progress ends, every later one fails, so no
-			// write lands above rev.
-			stopControllers()
-			if log != nil {
-				log.Close()
-			}
-			rev := h.Store().HeadRev()
-			if log != nil {
-				if err := log.Reset(rev); err != nil {
-					return nil, err
-				}
-			}
-			return strconv.FormatInt(int64(rev), 10), nil
-		case "shutdown":
-			stopControllers()
-			if log != nil {
-				log.Close()
-			}
-			return nil, nil
+			return nil, c.h.Import([]byte(a.Arg))
 		}
 		return nil, fmt.Errorf("kubesandboxControl: unknown operation %q", op)
 	}

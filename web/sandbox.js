@@ -21,7 +21,9 @@
 // reloading every tab, or the browser ending the worker, loses nothing. Plain fetch('/api/…') from the
 // page works too once `ready` resolves: the service worker answers it.
 // Several clusters on one page: createSandbox({ sandbox: 'ex1' }) is a
-// cluster of its own (its own SharedWorker and IndexedDB database), whose
+// cluster of its own (its own core, store, controllers and IndexedDB
+// database, hosted by the origin's one SharedWorker and Go instance beside
+// the others: a page of 5 examples compiles and starts Go once), whose
 // API is at /sandbox/ex1/api/… ; its fetch() and watch() add that base to
 // root-relative paths (ks.base is '/sandbox/ex1'). Sandboxes never see each
 // other's objects. createSandbox({ sandbox: 'ex1', rootAPI: false }): only
@@ -136,16 +138,17 @@ export function createSandbox({
   swUrl = new URL(swUrl || 'sw.js', swUrl ? location.href : runtime).href;
   workerUrl = new URL(workerUrl || 'worker.js', workerUrl ? location.href : runtime).href;
   const base = sandbox ? sandboxes + encodeURIComponent(sandbox) : '';
-  if (sandbox || nodes !== undefined || !controllers) {
-    // worker.js?db=…&nodes=… (every page of one sandbox must pass the same:
-    // the worker URL names the SharedWorker)
+  if (nodes !== undefined || !controllers) {
+    // worker.js?nodes=… (the worker URL names the SharedWorker: pages
+    // passing other options get a worker of their own; the sandbox is
+    // named in the hello, so sandboxes with the same options share one)
     const u = new URL(workerUrl, location.href);
-    if (sandbox) u.searchParams.set('db', `kubesandbox:${sandbox}`);
     if (nodes !== undefined) u.searchParams.set('nodes', String(nodes));
     if (!controllers) u.searchParams.set('controllers', '0');
     workerUrl = u.href;
   }
-  if (sandbox) name = `${name}:${sandbox}`;
+  const hostName = name; // the SharedWorker's: one for every sandbox
+  if (sandbox) name = `${name}:${sandbox}`; // leader election's lock and channel
   const sw = navigator.serviceWorker;
   let worker = null; // the SharedWorker, or the leader's dedicated Worker
   let port = null; // where page messages go: worker.port, or the dedicated Worker
@@ -293,7 +296,7 @@ export function createSandbox({
   // dedicated Worker); resolves when its core is ready.
   function connectWorker() {
     if (typeof SharedWorker !== 'undefined') {
-      worker = new SharedWorker(workerUrl, { name });
+      worker = new SharedWorker(workerUrl, { name: hostName });
       port = worker.port;
     } else {
       if (worker) worker.terminate();
@@ -319,7 +322,7 @@ export function createSandbox({
       w.onerror = (e) => reject(new Error('kubesandbox worker failed to load: ' + (e.message || workerUrl)));
     });
     if (p.start) p.start();
-    p.postMessage({ t: 'hello' });
+    p.postMessage({ t: 'hello', sandbox }); // names this page's sandbox to the worker
     return coreReady;
   }
 
@@ -418,15 +421,15 @@ export function createSandbox({
   }
 
   /** stats reports the core's wasm memory size, requests served and live
-   *  streams, IndexedDB counters (db: writes, records, snapshots, millis, failed)
+   *  streams, the sandboxes its worker runs (names; '' the default), IndexedDB counters (db: writes, records, snapshots, millis, failed)
    *  and the CEL engine's load (cel: state absent|loading|ready|failed, millis, loads…). */
   async function stats() {
     await ready;
     const got = new Promise((resolve) => statsWaiters.push(resolve));
     if (!port) throw new Error('kubesandbox: stats() is only available in the leader tab');
     port.postMessage({ t: 'stats' });
-    const { memoryBytes, served, live, db, cel } = await got;
-    return { memoryBytes, served, live, db, cel };
+    const { memoryBytes, served, live, db, cel, sandboxes } = await got;
+    return { memoryBytes, served, live, db, cel, sandboxes };
   }
 
   // control runs a whole-sandbox operation in the worker (not through the

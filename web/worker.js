@@ -1,30 +1,41 @@
 // kubesandbox SharedWorker: runs the Go core (kubesandbox.wasm) once per
 // origin and answers requests arriving over MessagePorts. All tabs share it,
-// so a watch in tab A sees tab B's writes. Without SharedWorker the leader
-// tab runs this same script as a dedicated Worker: the page connection is
-// then `self` (same messages), and the leader hands ports to everyone.
+// so a watch in tab A sees tab B's writes. One Go instance hosts every
+// sandbox its pages name (wasm/host.go): the default one ('') and the
+// named ones of a docs page (createSandbox({sandbox: 'ex1'})), each a core
+// of its own — its own store, IndexedDB database, controllers — so a page
+// of 5 examples pays one compile and one Go start-up, not 5. Without
+// SharedWorker the leader tab runs this same script as a dedicated Worker
+// (for one sandbox): the page connection is then `self` (same messages),
+// and the leader hands ports to everyone.
 //
 // Classic worker: importScripts works at top level (a module worker would
 // need a static import, and must not use top-level await).
 //
-// Messages on a page's connection port (the one `new SharedWorker` gives):
-//   page → worker  {t:'hello'}          → {t:'state', state, error, instance, startMillis}
+// Messages on a page's connection port (the one `new SharedWorker` gives);
+// its first message names the page's sandbox, and everything after it is
+// about that sandbox:
+//   page → worker  {t:'hello', sandbox} → {t:'state', state, error, instance, startMillis}
 //   page → worker  {t:'connect'} + [port]           attach a request port (for the service worker)
-//   page → worker  {t:'stats'}          → {t:'stats', memoryBytes, served, live, db}
+//   page → worker  {t:'stats'}          → {t:'stats', memoryBytes, served, live, db, cel, sandboxes}
 //   page → worker  {t:'control', id, op, arg} → {t:'control', id, error, result}
 //       op 'export' (result: YAML text), 'import' (arg: YAML text), 'reset'
-//       (drop the saved state, restart the core fresh; its resourceVersions
-//       go on after the old ones, and open JSON watches end with a 410 ERROR event), 'fault' (arg: a
+//       (drop the saved state, restart the sandbox's core fresh; its resourceVersions
+//       go on after the old ones, and open JSON watches end with a 410 ERROR event;
+//       the other sandboxes serve on), 'fault' (arg: a
 //       DOMException name such as 'QuotaExceededError' that every IndexedDB
 //       write then fails with, after aborting its transaction; null clears it)
 //   worker → page  {t:'progress', phase, loaded, total} / {t:'state', …}
-// Messages on a request port (one per service worker instance, or the page):
+// Messages on a request port (one per service worker instance and sandbox, or the page):
 //   → {t:'req', id, method, url, headers:[[k,v]…] (or the "k\nv\n…" string Go takes), body: ArrayBuffer|null}
 //   ← {t:'head', id, status, headers, body: ArrayBuffer|null, stream: bool}
 //   ← {t:'chunk', id, data: ArrayBuffer}   ← {t:'end', id, error: string|null}
 //   → {t:'cancel', id}
 //   ← {t:'busy', on}   this thread is held by synchronous work (a CEL wasm's
 //                      start-up, a CEL call): no answer to pings until off
+// A request port serves the sandbox of the page that attached it: the
+// worker names it to Go in the Kubesandbox-Sandbox header (replacing any
+// the client sent), so a request can reach no other sandbox.
 'use strict';
 
 importScripts('wasm_exec.js');
@@ -54,6 +65,8 @@ const DURABILITY = PARAMS.get('durability') || 'strict';
 // Compaction (tests): worker.js?snapshotEvery=N&keepEvents=M (persist.Options).
 // Simulated Nodes of the controllers: worker.js?nodes=N (sandbox.js's
 // createSandbox({nodes}); unset: 3, as make serve; 0: Pods stay Pending).
+// These hold for every sandbox of this worker (pages passing other ones
+// get a worker of their own: the URL names the SharedWorker).
 self.kubesandboxOptions = {
   snapshotEvery: Number(PARAMS.get('snapshotEvery')) || 0,
   keepEvents: Number(PARAMS.get('keepEvents')) || 0,
@@ -63,39 +76,47 @@ if (PARAMS.has('nodes')) self.kubesandboxOptions.nodes = Number(PARAMS.get('node
 if (PARAMS.get('controllers') === '0') self.kubesandboxOptions.controllers = false;
 
 const INSTANCE = Math.random().toString(36).slice(2); // tells tabs they share one core
-let state = 'loading'; // loading → ready | failed
-let startMillis = 0; // fetch + compile + instantiate + Go init, as this worker measured it
+const STARTED = performance.now();
+let goState = 'loading'; // the Go instance: loading → ready | failed
+let goFailure = null;
 let compileMillis = 0; // fetch + compile + instantiate only
-let goMillis = null; // {init, serve}: Go's package init, then New/restore until serving (wasm/main.go)
-let failure = null;
+let goInit = null; // Go's runtime + package init (wasm/main.go's main began)
 let lastProgress = null;
-const pages = new Set(); // connection ports, for progress and state
-const queued = []; // requests that arrived before Go was ready
+const pages = new Set(); // connection ports, for progress
 let nextGoId = 1;
 let wasmMemory = null; // the Go instance's linear memory, for stats
-let wasmModule = null; // compiled once; a reset instantiates it again
-let goExited = Promise.resolve(); // resolves when the current Go instance ends
-let stopping = false; // the current instance is being shut down on purpose
-let resetting = null; // the reset in progress (a promise)
+let wasmModule = null; // compiled once; a new instance after the Go program ended
+let goUp = null; // resolves once the Go instance serves (rejects when it could not start)
 
-function broadcast(msg) {
-  for (const p of pages) p.postMessage(msg);
+// sandboxes: name → {name, state (loading → ready | failed), failure,
+// pages, ports (request ports), queued (requests before it was ready),
+// db (IndexedDB, null: memory only), startMillis, goMillis, resetting}
+const sandboxes = new Map();
+
+function sandboxFor(name) {
+  let sb = sandboxes.get(name);
+  if (sb) { clearTimeout(sb.idle); return sb; }
+  sb = { name, state: 'loading', failure: null, pages: new Set(), ports: new Set(), queued: [], db: null, startMillis: 0, goMillis: null, resetting: null };
+  if (DURABILITY !== 'memory' && self.indexedDB) sb.db = sandboxDB(name ? `kubesandbox:${name}` : PARAMS.get('db') || 'kubesandbox');
+  sandboxes.set(name, sb);
+  openSandbox(sb).catch(() => {}); // its state says how it went
+  return sb;
 }
 
 function progress(phase, loaded, total) {
   lastProgress = { t: 'progress', phase, loaded, total };
-  broadcast(lastProgress);
+  for (const p of pages) p.postMessage(lastProgress);
 }
 
-function stateMessage() {
-  return { t: 'state', state, error: failure, instance: INSTANCE, startMillis, compileMillis, goMillis };
+function stateMessage(sb) {
+  return { t: 'state', state: sb.state, error: sb.failure, instance: INSTANCE, startMillis: sb.startMillis, compileMillis, goMillis: sb.goMillis };
 }
 
-function setState(s, err) {
-  state = s;
-  failure = err ? String(err && err.stack || err) : null;
-  broadcast(stateMessage());
-  if (s !== 'loading') for (const q of queued.splice(0)) serve(q.port, q.msg);
+function setState(sb, s, err) {
+  sb.state = s;
+  sb.failure = err ? String(err && err.stack || err) : null;
+  for (const p of sb.pages) p.postMessage(stateMessage(sb));
+  if (s !== 'loading') for (const q of sb.queued.splice(0)) serve(q.port, q.msg);
 }
 
 // Count downloaded bytes while still compiling as the bytes arrive;
@@ -117,54 +138,98 @@ function withProgress(resp, report = progress) {
   return new Response(counted, { headers: { 'Content-Type': 'application/wasm' } });
 }
 
-async function start() {
-  const t0 = performance.now();
-  progress('download', 0, 0);
-  const resp = await fetch(WASM_URL);
-  if (!resp.ok) throw new Error(`fetching ${WASM_URL}: HTTP ${resp.status}`);
+// startGo fetches and compiles the wasm (once: later instances reuse the
+// module) and runs a Go instance; resolves when it serves (no sandbox open yet).
+async function startGo() {
+  goState = 'loading';
   const go = new self.Go();
-  const { module, instance } = await WebAssembly.instantiateStreaming(withProgress(resp), go.importObject);
-  wasmModule = module;
-  compileMillis = performance.now() - t0;
-  await run(go, instance, t0);
-}
-
-// boot starts a fresh Go instance from the compiled module (after a reset).
-async function boot() {
-  const t0 = performance.now();
-  const go = new self.Go();
-  const instance = await WebAssembly.instantiate(wasmModule, go.importObject);
-  await run(go, instance, t0);
-}
-
-// run starts Go and waits until it is serving; Go restores the saved
-// state (through self.kubesandboxDB) before it says it is ready.
-async function run(go, instance, t0) {
+  let instance;
+  if (wasmModule) {
+    instance = await WebAssembly.instantiate(wasmModule, go.importObject);
+  } else {
+    progress('download', 0, 0);
+    const resp = await fetch(WASM_URL);
+    if (!resp.ok) throw new Error(`fetching ${WASM_URL}: HTTP ${resp.status}`);
+    const got = await WebAssembly.instantiateStreaming(withProgress(resp), go.importObject);
+    wasmModule = got.module;
+    instance = got.instance;
+    compileMillis = performance.now() - STARTED;
+  }
   wasmMemory = instance.exports.mem;
   progress('start', 1, 1);
   const ready = new Promise((resolve, reject) => {
     self.kubesandboxReady = (failure) => (failure ? reject(new Error(failure)) : resolve());
   });
-  stopping = false;
   const runAt = performance.now();
   self.kubesandboxTimings = null;
-  goExited = go.run(instance).then(() => {
-    if (!stopping && state === 'ready') setState('failed', 'the Go program exited');
-  });
+  go.run(instance).then(() => goFailed('the Go program exited'));
   await ready;
-  startMillis = performance.now() - t0;
   const tm = self.kubesandboxTimings;
-  goMillis = tm ? { init: tm.main - runAt, serve: tm.serving - tm.main, catalogue: tm.catalogue ? tm.catalogue - tm.main : null, db: dbStats.millis } : null; // db: IndexedDB writes (of serve)
-  setState('ready');
+  goInit = tm ? tm.main - runAt : null;
+  goState = 'ready';
+}
+
+// goFailed: the Go instance is gone (or never came up); every sandbox
+// fails with it until a reset starts a new one.
+function goFailed(err) {
+  if (goState === 'failed') return;
+  goState = 'failed';
+  goFailure = String(err && err.stack || err);
+  for (const sb of sandboxes.values()) {
+    if (sb.state === 'failed') continue;
+    endAll(sb, 'kubesandbox core stopped: ' + goFailure);
+    setState(sb, 'failed', goFailure);
+  }
+}
+
+// CLOSE_AFTER_MS: a sandbox none of whose pages is left is closed after
+// this long (a reload comes back sooner), so a worker kept alive by other
+// pages does not keep running the cores of every page ever opened: its
+// state stays in IndexedDB and the next page or request opens it again.
+const CLOSE_AFTER_MS = Number(PARAMS.get('closeAfter')) || 10000;
+
+function idle(sb) {
+  clearTimeout(sb.idle);
+  sb.idle = setTimeout(() => {
+    if (sb.pages.size || sb.resetting || sb.state === 'loading' || sandboxes.get(sb.name) !== sb) return;
+    if ([...sb.ports].some((p) => p.__ksLive && p.__ksLive.size)) { idle(sb); return; } // still in use (a watch)
+    sandboxes.delete(sb.name);
+    sb.closed = true;
+    endAll(sb, 'kubesandbox: the sandbox was closed (no page uses it)');
+    if (sb.state === 'ready' && goState === 'ready') goControl('close', sb).catch(() => {});
+  }, CLOSE_AFTER_MS);
+}
+
+// openSandbox starts sb's core in the Go instance (restoring its saved
+// state; rev: where a memory-only core starts after a reset).
+async function openSandbox(sb, rev = 0) {
+  const t0 = performance.now();
+  try {
+    await goUp;
+    const t1 = performance.now();
+    await goControl('open', sb, null, rev);
+    sb.startMillis = performance.now() - Math.max(t0, STARTED);
+    sb.goMillis = { init: goInit, serve: performance.now() - t1, db: sb.db ? sb.db.stats.millis : null }; // db: IndexedDB writes (of serve)
+    setState(sb, 'ready');
+  } catch (e) {
+    setState(sb, 'failed', e);
+    throw e;
+  }
 }
 
 // serve hands one request to Go. Its sink posts the response back; after
 // a cancel, the sink drops everything (never touch a cancelled stream).
 function serve(port, msg) {
   const id = msg.id;
-  if (state !== 'ready') {
-    if (state === 'loading') { queued.push({ port, msg }); return; }
-    port.postMessage({ t: 'end', id, error: 'kubesandbox core is not running: ' + failure });
+  let sb = port.__ksSandbox;
+  if (sb.closed) { // closed while idle: this request opens it again
+    sb = port.__ksSandbox = sandboxFor(sb.name);
+    sb.ports.add(port);
+    idle(sb);
+  }
+  if (sb.state !== 'ready') {
+    if (sb.state === 'loading') { sb.queued.push({ port, msg }); return; }
+    port.postMessage({ t: 'end', id, error: 'kubesandbox core is not running: ' + sb.failure });
     return;
   }
   const goId = nextGoId++;
@@ -187,12 +252,14 @@ function serve(port, msg) {
     }
   };
   const body = msg.body ? new Uint8Array(msg.body) : null;
+  // the sandbox is the port's: a client's own Kubesandbox-Sandbox header never counts
+  const headers = headerLines(msg.headers) + 'Kubesandbox-Sandbox\n' + sb.name + '\n';
   let err;
   try {
     // called unbound: `this` is then undefined, not self, which Go would
     // take as one more js.Value (with a finalizer) per request
     const goServe = self.kubesandboxServe;
-    err = goServe(goId, String(msg.method), String(msg.url), headerLines(msg.headers), body, sink);
+    err = goServe(goId, String(msg.method), String(msg.url), headers, body, sink);
   } catch (e) {
     err = String(e);
   }
@@ -203,12 +270,14 @@ function serve(port, msg) {
 // each ending in "\n" (wasm/jsglue/headers.go: a string is one js.Value
 // for Go to make, an array of pairs three a pair); the service worker's
 // messages keep [[name, value], …], which any version of sw.js reads.
-//   headerLines([['accept', '*/*']]) === 'accept\n*/*\n'
+//   headerLines([['accept', '*/*']]) === 'accept\n*/*\n'  (a Kubesandbox-Sandbox pair is dropped: the port names the sandbox)
 //   headerPairs('Date\nMon\n') → [['Date', 'Mon']]
 function headerLines(pairs) {
-  if (typeof pairs === 'string') return pairs;
+  if (typeof pairs === 'string') pairs = headerPairs(pairs);
   let s = '';
-  for (const [k, v] of pairs || []) s += k + '\n' + v + '\n';
+  for (const [k, v] of pairs || []) {
+    if (String(k).toLowerCase() !== 'kubesandbox-sandbox') s += k + '\n' + v + '\n';
+  }
   return s;
 }
 
@@ -234,42 +303,53 @@ function cancel(port, id) {
   try { self.kubesandboxCancel(goId); } catch (e) { /* Go has exited */ }
 }
 
-const requestPorts = new Set();
+const requestPorts = new Set(); // of every sandbox
 
-function attachRequestPort(port) {
+function attachRequestPort(port, sb) {
   requestPorts.add(port);
+  sb.ports.add(port);
+  port.__ksSandbox = sb;
   port.onmessage = (e) => {
     const m = e.data || {};
     if (m.t === 'req') serve(port, m);
     else if (m.t === 'cancel') cancel(port, m.id);
-    else if (m.t === 'ping') (e.ports[0] || port).postMessage({ t: 'pong', state });
+    else if (m.t === 'ping') (e.ports[0] || port).postMessage({ t: 'pong', state: sb.state });
   };
 }
 
 // attachPage serves one page's connection: a SharedWorker's connect port,
 // or `self` when this runs as the dedicated Worker of a leader tab
-// (browsers without SharedWorker; see sandbox.js).
+// (browsers without SharedWorker; see sandbox.js). Its hello names its
+// sandbox (default: '').
 function attachPage(page) {
   pages.add(page);
+  let sb = null;
+  const mine = () => {
+    if (sb && sb.closed) { sb = sandboxFor(sb.name); sb.pages.add(page); } // back (e.g. from the back/forward cache)
+    return sb || (sb = sandboxFor(''));
+  };
   page.onmessage = (ev) => {
     const m = ev.data || {};
     if (m.t === 'hello') {
-      if (lastProgress && state === 'loading') page.postMessage(lastProgress);
-      page.postMessage(stateMessage());
+      if (!sb) sb = sandboxFor(typeof m.sandbox === 'string' ? m.sandbox : '');
+      sb.pages.add(page);
+      if (lastProgress && sb.state === 'loading') page.postMessage(lastProgress);
+      page.postMessage(stateMessage(sb));
     } else if (m.t === 'stats') {
       let live = 0;
-      for (const p of requestPorts) live += p.__ksLive ? p.__ksLive.size : 0;
-      page.postMessage({ t: 'stats', memoryBytes: wasmMemory ? wasmMemory.buffer.byteLength : 0, served: nextGoId - 1, live, db: { ...dbStats }, cel: celStatsMessage() });
+      for (const p of mine().ports) live += p.__ksLive ? p.__ksLive.size : 0;
+      page.postMessage({ t: 'stats', memoryBytes: wasmMemory ? wasmMemory.buffer.byteLength : 0, served: nextGoId - 1, live, db: sb.db ? { ...sb.db.stats } : { ...NO_DB_STATS }, cel: celStatsMessage(), sandboxes: [...sandboxes.keys()] });
     } else if (m.t === 'control') {
-      control(m.op, m.arg).then(
+      control(mine(), m.op, m.arg).then(
         (result) => page.postMessage({ t: 'control', id: m.id, error: null, result: result === undefined ? null : result }),
         (err) => page.postMessage({ t: 'control', id: m.id, error: String(err && err.message || err), result: null }));
     } else if (m.t === 'connect' && ev.ports[0]) {
-      attachRequestPort(ev.ports[0]);
+      attachRequestPort(ev.ports[0], mine());
     } else if (m.t === 'ping') {
       page.postMessage({ t: 'pong' });
     } else if (m.t === 'bye') {
       pages.delete(page);
+      if (sb) { sb.pages.delete(page); if (!sb.pages.size) idle(sb); }
     }
   };
 }
@@ -279,66 +359,67 @@ if (typeof SharedWorkerGlobalScope === 'undefined' || !(self instanceof SharedWo
 
 // ---- whole-sandbox operations ----
 
-// goControl calls kubesandboxControl(op, arg, done) and resolves with done's result.
-function goControl(op, arg, force) {
+// goControl calls kubesandboxControl(op, {sandbox, arg, rev}, done) and
+// resolves with done's result.
+function goControl(op, sb, arg, rev, force) {
   return new Promise((resolve, reject) => {
-    if (state !== 'ready' && !force) { reject(new Error('kubesandbox core is not running' + (failure ? ': ' + failure : ''))); return; }
+    if (op !== 'open' && sb.state !== 'ready' && !force) { reject(new Error('kubesandbox core is not running' + (sb.failure ? ': ' + sb.failure : ''))); return; }
     let err;
     try {
-      err = self.kubesandboxControl(op, arg == null ? '' : String(arg), (e, r) => (e ? reject(new Error(e)) : resolve(r)));
+      const a = JSON.stringify({ sandbox: sb.name, arg: arg == null ? '' : String(arg), rev: rev || 0 });
+      err = self.kubesandboxControl(op, a, (e, r) => (e ? reject(new Error(e)) : resolve(r)));
     } catch (e) { err = String(e); }
     if (err) reject(new Error(err));
   });
 }
 
-async function control(op, arg) {
-  if (resetting && op !== 'fault') await resetting;
-  if (state === 'loading' && op !== 'reset' && op !== 'fault') await whenSettled();
+async function control(sb, op, arg) {
+  if (sb.resetting && op !== 'fault') await sb.resetting;
+  if (sb.state === 'loading' && op !== 'reset' && op !== 'fault') await whenSettled(sb);
   switch (op) {
-    case 'export': return goControl('export');
-    case 'import': return goControl('import', arg);
-    case 'reset': return reset();
-    case 'fault': dbFault = arg || null; return null;
-    case 'cel': return goControl('cel', arg); // one engine call through the core (tests)
+    case 'export': return goControl('export', sb);
+    case 'import': return goControl('import', sb, arg);
+    case 'reset': return reset(sb);
+    case 'fault': if (sb.db) sb.db.fault = arg || null; return null;
+    case 'cel': return goControl('cel', sb, arg); // one engine call through the core (tests)
     case 'cel-url': celURL = arg ? new URL(arg, self.location.href).href : null; return null; // tests: a failing load
     default: throw new Error(`unknown operation ${op}`);
   }
 }
 
-function whenSettled() {
+function whenSettled(sb) {
   return new Promise((resolve) => {
-    const check = () => (state === 'loading' ? setTimeout(check, 20) : resolve());
+    const check = () => (sb.state === 'loading' ? setTimeout(check, 20) : resolve());
     check();
   });
 }
 
-// reset drops the saved state and restarts the core with a fresh store.
-// Requests in flight end with an error; new ones wait for the fresh core.
-function reset() {
-  if (resetting) return resetting;
-  resetting = (async () => {
-    if (state === 'loading') await whenSettled();
-    const wasReady = state === 'ready';
-    stopping = true;
-    state = 'loading';
-    broadcast(stateMessage());
-    endAll('kubesandbox was reset', RESET_EVENT);
+// reset drops sb's saved state and starts its core again with a fresh
+// store; the other sandboxes serve on. Its requests in flight end with an
+// error; new ones wait for the fresh core. When the Go instance itself
+// is gone, a new one starts, and every other sandbox restores into it.
+function reset(sb) {
+  if (sb.resetting) return sb.resetting;
+  sb.resetting = (async () => {
+    if (sb.state === 'loading') await whenSettled(sb);
+    const wasReady = sb.state === 'ready';
+    setState(sb, 'loading');
+    endAll(sb, 'kubesandbox was reset', RESET_EVENT);
     // Go empties the saved state at its last revision, so the fresh core
     // goes on from there: resourceVersions never go back.
-    const rev = wasReady ? await goControl('reset', null, true).catch(() => null) : null;
-    if (wasReady) await goControl('shutdown', null, true).catch(() => {});
-    await goExited;
-    if (rev === null && self.kubesandboxDB) await self.kubesandboxDB.clear(); // not running (damaged state): start over at 1
-    self.kubesandboxOptions.startRevision = Number(rev) || 0; // for a core without IndexedDB
-    try {
-      await (wasmModule ? boot() : start());
-    } catch (e) {
-      setState('failed', e);
-      throw e;
+    const rev = wasReady ? await goControl('reset', sb, null, 0, true).catch(() => null) : null;
+    if (goState === 'failed') {
+      goUp = startGo();
+      goUp.catch((e) => goFailed(e));
+      for (const other of sandboxes.values()) {
+        if (other !== sb && !other.resetting) { setState(other, 'loading'); openSandbox(other).catch(() => {}); }
+      }
     }
+    if (rev === null && sb.db) await sb.db.clear(); // not running (damaged state): start over at 1
+    await openSandbox(sb, Number(rev) || 0);
     return null;
-  })().finally(() => { resetting = null; });
-  return resetting;
+  })().finally(() => { sb.resetting = null; });
+  return sb.resetting;
 }
 
 // A reset ends open JSON watches as the API server ends a watch whose
@@ -350,10 +431,10 @@ const RESET_EVENT = new TextEncoder().encode(JSON.stringify({
   object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the sandbox was reset: the resourceVersion for the provided watch is too old; list again', reason: 'Expired', code: 410 },
 }) + '\n');
 
-// endAll ends every request in flight with an error (their Go instance is
+// endAll ends every request of sb in flight with an error (its core is
 // going away); with watchEvent, a JSON watch gets that last event and ends cleanly.
-function endAll(message, watchEvent) {
-  for (const port of requestPorts) {
+function endAll(sb, message, watchEvent) {
+  for (const port of sb.ports) {
     const live = port.__ksLive;
     if (!live) continue;
     const watches = port.__ksWatches || new Set();
@@ -539,28 +620,15 @@ function busy(on) {
   for (const p of requestPorts) p.postMessage({ t: 'busy', on });
 }
 
-// ---- IndexedDB: the snapshot + event log behind the Go store (wasm/idb.go) ----
+// ---- IndexedDB: the snapshot + event log behind each sandbox's Go store (wasm/idb.go) ----
 
-const DB_NAME = PARAMS.get('db') || 'kubesandbox'; // one database per sandbox (sandbox.js sets db=)
-let dbOpen = null;
-let dbFault = null; // a DOMException name every write fails with (tests)
-const dbStats = { writes: 0, records: 0, snapshots: 0, millis: 0, failed: 0, loadMillis: 0, loadedRecords: 0 };
+const NO_DB_STATS = { writes: 0, records: 0, snapshots: 0, millis: 0, failed: 0, loadMillis: 0, loadedRecords: 0 };
 
-function openDB() {
-  if (!dbOpen) {
-    dbOpen = new Promise((resolve, reject) => {
-      const req = indexedDB.open(DB_NAME, 1);
-      req.onupgradeneeded = () => {
-        req.result.createObjectStore('log'); // revision → record (Uint8Array)
-        req.result.createObjectStore('meta'); // 'snapshot' → {rev, data: Uint8Array}
-      };
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => { dbOpen = null; reject(req.error); };
-      req.onblocked = () => { dbOpen = null; reject(new Error('IndexedDB is blocked by another connection')); };
-    });
-  }
-  return dbOpen;
-}
+// self.kubesandboxDBFor(sandbox): that sandbox's database (null: memory only).
+self.kubesandboxDBFor = (name) => {
+  const sb = sandboxes.get(String(name));
+  return sb && sb.db ? sb.db : null;
+};
 
 function txDone(tx) {
   return new Promise((resolve, reject) => {
@@ -569,72 +637,93 @@ function txDone(tx) {
   });
 }
 
-// The first load starts with the worker (opening IndexedDB takes ~0.5 s),
-// overlapping the wasm download and compile; Go's first load() takes it.
-let preloaded = null;
-
-const kubesandboxDB = {
-  load() {
-    const p = preloaded || this.read();
-    preloaded = null;
-    return p;
-  },
-  async read() {
-    const t0 = performance.now();
-    const db = await openDB();
-    const tx = db.transaction(['log', 'meta'], 'readonly');
-    const out = { snapshot: null, revs: [], records: [] };
-    tx.objectStore('meta').get('snapshot').onsuccess = (e) => { out.snapshot = e.target.result ? e.target.result.data : null; };
-    tx.objectStore('log').getAllKeys().onsuccess = (e) => { out.revs = e.target.result; };
-    tx.objectStore('log').getAll().onsuccess = (e) => { out.records = e.target.result; };
-    await txDone(tx);
-    dbStats.loadMillis = performance.now() - t0;
-    dbStats.loadedRecords = out.revs.length;
-    return out;
-  },
-  // write stores one group of records (and maybe a snapshot) atomically.
-  async write(revs, records, snapshot, snapRev) {
-    const t0 = performance.now();
-    const db = await openDB();
-    const tx = db.transaction(['log', 'meta'], 'readwrite', { durability: DURABILITY === 'relaxed' ? 'relaxed' : 'strict' });
-    const done = txDone(tx);
-    const log = tx.objectStore('log');
-    for (let i = 0; i < revs.length; i++) log.put(records[i], revs[i]);
-    if (snapshot) {
-      tx.objectStore('meta').put({ rev: snapRev, data: snapshot }, 'snapshot');
-      log.delete(IDBKeyRange.upperBound(snapRev));
+// sandboxDB is one sandbox's database DB_NAME: its first load starts at
+// once (opening IndexedDB takes ~0.5 s), overlapping the wasm download and
+// compile; Go's first load() takes it. fault: a DOMException name every
+// write fails with (tests).
+function sandboxDB(DB_NAME) {
+  let dbOpen = null;
+  let preloaded = null;
+  const dbStats = { ...NO_DB_STATS };
+  function openDB() {
+    if (!dbOpen) {
+      dbOpen = new Promise((resolve, reject) => {
+        const req = indexedDB.open(DB_NAME, 1);
+        req.onupgradeneeded = () => {
+          req.result.createObjectStore('log'); // revision → record (Uint8Array)
+          req.result.createObjectStore('meta'); // 'snapshot' → {rev, data: Uint8Array}
+        };
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => { dbOpen = null; reject(req.error); };
+        req.onblocked = () => { dbOpen = null; reject(new Error('IndexedDB is blocked by another connection')); };
+      });
     }
-    if (dbFault) {
-      const name = dbFault;
-      tx.abort(); // nothing of the group is stored
-      await done.catch(() => {});
-      dbStats.failed++;
-      throw new DOMException(`simulated: the storage quota for this origin is used up (${name})`, name);
-    }
-    try {
+    return dbOpen;
+  }
+  const db = {
+    stats: dbStats,
+    fault: null,
+    load() {
+      const p = preloaded || this.read();
+      preloaded = null;
+      return p;
+    },
+    async read() {
+      const t0 = performance.now();
+      const idb = await openDB();
+      const tx = idb.transaction(['log', 'meta'], 'readonly');
+      const out = { snapshot: null, revs: [], records: [] };
+      tx.objectStore('meta').get('snapshot').onsuccess = (e) => { out.snapshot = e.target.result ? e.target.result.data : null; };
+      tx.objectStore('log').getAllKeys().onsuccess = (e) => { out.revs = e.target.result; };
+      tx.objectStore('log').getAll().onsuccess = (e) => { out.records = e.target.result; };
+      await txDone(tx);
+      dbStats.loadMillis = performance.now() - t0;
+      dbStats.loadedRecords = out.revs.length;
+      return out;
+    },
+    // write stores one group of records (and maybe a snapshot) atomically.
+    async write(revs, records, snapshot, snapRev) {
+      const t0 = performance.now();
+      const idb = await openDB();
+      const tx = idb.transaction(['log', 'meta'], 'readwrite', { durability: DURABILITY === 'relaxed' ? 'relaxed' : 'strict' });
+      const done = txDone(tx);
+      const log = tx.objectStore('log');
+      for (let i = 0; i < revs.length; i++) log.put(records[i], revs[i]);
+      if (snapshot) {
+        tx.objectStore('meta').put({ rev: snapRev, data: snapshot }, 'snapshot');
+        log.delete(IDBKeyRange.upperBound(snapRev));
+      }
+      if (db.fault) {
+        const name = db.fault;
+        tx.abort(); // nothing of the group is stored
+        await done.catch(() => {});
+        dbStats.failed++;
+        throw new DOMException(`simulated: the storage quota for this origin is used up (${name})`, name);
+      }
+      try {
+        await done;
+      } catch (e) {
+        dbStats.failed++;
+        throw e;
+      }
+      dbStats.writes++;
+      dbStats.records += revs.length;
+      if (snapshot) dbStats.snapshots++;
+      dbStats.millis += performance.now() - t0;
+    },
+    async clear() {
+      const idb = await openDB();
+      const tx = idb.transaction(['log', 'meta'], 'readwrite');
+      const done = txDone(tx);
+      tx.objectStore('log').clear();
+      tx.objectStore('meta').clear();
       await done;
-    } catch (e) {
-      dbStats.failed++;
-      throw e;
-    }
-    dbStats.writes++;
-    dbStats.records += revs.length;
-    if (snapshot) dbStats.snapshots++;
-    dbStats.millis += performance.now() - t0;
-  },
-  async clear() {
-    const db = await openDB();
-    const tx = db.transaction(['log', 'meta'], 'readwrite');
-    const done = txDone(tx);
-    tx.objectStore('log').clear();
-    tx.objectStore('meta').clear();
-    await done;
-  },
-};
-if (DURABILITY !== 'memory' && self.indexedDB) {
-  self.kubesandboxDB = kubesandboxDB;
-  preloaded = kubesandboxDB.read();
+    },
+  };
+  preloaded = db.read();
   preloaded.catch(() => {}); // reported when Go asks for it
+  return db;
 }
 
-start().catch((e) => setState('failed', e));
+goUp = startGo();
+goUp.catch((e) => goFailed(e));

@@ -25,7 +25,8 @@
 // runs, named after the example plus a random suffix), so several examples
 // on a page do not meet by accident. For isolation, give an example a
 // sandbox: <kube-example sandbox="ex1" …> runs in a cluster of its own
-// (its own SharedWorker and IndexedDB, its API under /sandbox/ex1/); an
+// (its own core and IndexedDB, in the page's one SharedWorker and Go
+// instance; its API under /sandbox/ex1/); an
 // example in another sandbox cannot read its objects. Examples naming the
 // same sandbox share it.
 //

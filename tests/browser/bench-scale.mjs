@@ -9,13 +9,13 @@
 //               goes: the worker's fetch+compile, Go's init, New + restore
 //               (the IndexedDB read inside it is timed by the worker)
 //   examples    a docs page of 5 <kube-example>s → every one ready, each in
-//               a sandbox of its own (5 SharedWorkers, 5 Go instances) and
-//               all sharing the page's, against a page of one example
-//               (target: 5 sandboxes ≤ 1.5× one example), on revisits
+//               a sandbox of its own (5 cores in the one SharedWorker and
+//               Go instance) and all sharing the page's, against a page of
+//               one example (target: 5 sandboxes ≤ 1.5× one example), on revisits
 //
 // Run: make bench-scale (part of make bench-browser). BENCH_ROUNDS (3)
 // revisits of each kind, BENCH_OBJECTS (10000) objects; BENCH_COMPARE=DIR
-// adds another build's web-dist to the restore rounds (before/after).
+// adds another build's web-dist to both (before/after).
 import { startStatic, launch, closeAll } from './lib.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
@@ -148,18 +148,22 @@ try {
     rows);
 
   // ---- a docs page of examples ----
+  // (each build in the same rounds, alternating; every ratio is against
+  // that build's own page of one example)
   const kinds = [['one example', 1, false], ['5 examples, one shared sandbox', 5, false], ['5 examples, 5 sandboxes', 5, true]];
-  for (const [, n, own] of kinds) await examples(browser, server.url, n, own); // first visits: caches, databases
-  const ex = kinds.map(() => []);
+  for (const b of builds) {
+    for (const [, n, own] of kinds) await examples(browser, b.server.url, n, own); // first visits: caches, databases
+    b.ex = kinds.map(() => []);
+  }
   for (let round = 0; round < ROUNDS; round++) {
     for (let k = 0; k < kinds.length; k++) {
       const i = (k + round) % kinds.length;
-      ex[i].push(await examples(browser, server.url, kinds[i][1], kinds[i][2]));
+      for (const b of round % 2 ? [...builds].reverse() : builds) b.ex[i].push(await examples(browser, b.server.url, kinds[i][1], kinds[i][2]));
     }
   }
   table(`a docs page of <kube-example>s, revisits (median of ${ROUNDS}; page start → every example ready)`,
-    ['page', 'all ready', 'runs', '÷ one example'],
-    kinds.map(([label], i) => [label, ms(median(ex[i])), ex[i].map((v) => v.toFixed(0)).join(', '), x(median(ex[i]), median(ex[0]))]));
+    ['build', 'page', 'all ready', 'runs', '÷ one example'],
+    builds.flatMap((b) => kinds.map(([label], i) => [b.name, label, ms(median(b.ex[i])), b.ex[i].map((v) => v.toFixed(0)).join(', '), x(median(b.ex[i]), median(b.ex[0]))])));
 } finally {
   await browser.close();
   for (const b of builds) b.server?.stop();

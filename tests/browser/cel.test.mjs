@@ -7,7 +7,7 @@
 // background after its first answer. Run: make web-dist
 // static-server && node --test tests/browser/cel.test.mjs.
 //
-// Each test has a sandbox of its own (its own SharedWorker and IndexedDB).
+// Each test has a sandbox of its own (its own SharedWorker, by worker URL, and IndexedDB).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser, openSandbox, api, closeAll } from './lib.mjs';

@@ -80,8 +80,8 @@ test('two sandboxes on one origin are separate clusters', async () => {
   await page.goto(server.url + '/fixtures/two-sandboxes.html');
   await page.waitForFunction(() => window.both);
   await page.evaluate(() => window.both);
-  const workers = (await sharedWorkers(browser)).map((w) => w.title || w.url);
-  assert.ok(workers.length >= 2, `a SharedWorker per sandbox: ${JSON.stringify(workers)}`);
+  // one SharedWorker (one Go instance) hosts both: sandboxes.test.mjs
+  assert.ok((await sharedWorkers(browser)).length >= 1);
   const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'only-in-a' }, data: { k: 'a' } };
   const out = await page.evaluate(async (cm) => {
     const j = (r) => r.json();

@@ -90,22 +90,14 @@ func Now() float64 { return js.Global().Get("performance").Call("now").Float() }
 // package variable above is set during init, before it).
 func MarkMain() { mainAt = Now() }
 
-var marks = map[string]float64{}
-
-// Mark records performance.now() under name, for kubesandboxTimings.
-func Mark(name string) { marks[name] = Now() }
-
 // Ready calls kubesandboxReady(), or kubesandboxReady(failure). Before it
-// sets self.kubesandboxTimings = {main, serving, …marks} (performance.now()
-// at main's start, now, and at each Mark), from which web/worker.js
-// reports Go's package init and its New/restore time.
+// sets self.kubesandboxTimings = {main, serving} (performance.now() at
+// main's start, and now), from which web/worker.js reports Go's package
+// init (each sandbox's New/restore it times itself: wasm/host.go).
 func Ready(failure string) {
 	t := js.Global().Get("Object").New()
 	t.Set("main", mainAt)
 	t.Set("serving", Now())
-	for k, v := range marks {
-		t.Set(k, v)
-	}
 	js.Global().Set("kubesandboxTimings", t)
 	if f := js.Global().Get("kubesandboxReady"); f.Type() == js.TypeFunction {
 		if failure == "" {
@@ -226,18 +218,7 @@ func (s *jsSink) Head(status int, h http.Header, body []byte, streaming bool) {
 		b = bytesToJS(body)
 	}
 	s.fn.Invoke(kindHead, status, JoinHeaders(h), b, streaming)
-	answeredOnce.Do(func() { close(answered) })
 }
-
-var (
-	answered     = make(chan struct{})
-	answeredOnce sync.Once
-)
-
-// Answered is closed once the first response head has gone to JavaScript:
-// the program can then start work that must not delay the first answer
-// (wasm/main.go starts the controllers then).
-func Answered() <-chan struct{} { return answered }
 
 func (s *jsSink) Chunk(p []byte) {
 	if s.ctx.Err() != nil {

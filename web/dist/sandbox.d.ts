@@ -25,7 +25,7 @@ export interface SandboxOptions {
   prefixes?: string[];
   /** Name of the SharedWorker and leader lock; default 'kubesandbox'. */
   name?: string;
-  /** '' (default): the origin's default cluster at /api/…; else a cluster of its own at /sandbox/<name>/api/…. */
+  /** '' (default): the origin's default cluster at /api/…; else a cluster of its own at /sandbox/<name>/api/… (its own store and IndexedDB database, in the same SharedWorker and Go instance as the page's other sandboxes). */
   sandbox?: string;
   /** Where named sandboxes live; default '/sandbox/'. */
   sandboxes?: string;
@@ -89,6 +89,9 @@ export interface SandboxStats {
    *  compile + instantiate + Go init; phases: ms since the load began at
    *  fetch, compile, main (Go's package init done), warm, ready. */
   cel: CELLoad & { parts: { crd: CELLoad; policy: CELLoad } };
+  /** The sandboxes the worker's one Go instance runs now ('' is the default);
+   *  memoryBytes, served and cel are the instance's, live and db this sandbox's. */
+  sandboxes: string[];
 }
 
 /** One load of a part of the CEL engine (SandboxStats.cel). */

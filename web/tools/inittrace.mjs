@@ -62,11 +62,11 @@ async function child(file, warm) {
   await import(pathToFileURL(goroot + '/lib/wasm/wasm_exec.js'));
   const mod = await WebAssembly.compile(readFileSync(file));
   // the IndexedDB interface of web/worker.js, empty (a first visit)
-  globalThis.kubesandboxDB = {
+  globalThis.kubesandboxDBFor = () => ({
     async load() { return { snapshot: null, revs: [], records: [] }; },
     async write() {},
     async clear() {},
-  };
+  });
   globalThis.kubesandboxOptions = { nodes: 0 };
   const run = async (env) => {
     const go = new globalThis.Go();

@@ -80,6 +80,9 @@ async function child(file, requests) {
   const runAt = performance.now(), c2 = cpu();
   go.run(instance);
   await ready;
+  // the worker opens a sandbox (wasm/host.go); requests without a
+  // Kubesandbox-Sandbox header go to the default one ('')
+  await new Promise((resolve, reject) => globalThis.kubesandboxControl('open', JSON.stringify({ sandbox: '' }), (e) => (e ? reject(new Error(e)) : resolve())));
   const c3 = cpu();
   const tm = globalThis.kubesandboxTimings;
 

@@ -26,10 +26,10 @@ func main() {
 	})
 	quit := make(chan struct{})
 	release := jsglue.Install(mux, func(op, arg string) (any, error) {
-		if op == "shutdown" {
+		if op == "shutdown" || op == "open" { // "open": the worker's sandbox (one mux answers every one)
 			return nil, nil
 		}
-		return nil, errors.New("baseline: only shutdown is supported")
+		return nil, errors.New("baseline: only open and shutdown are supported")
 	}, func() { close(quit) })
 	defer release()
 	jsglue.Ready("")
