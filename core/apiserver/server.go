@@ -10,13 +10,14 @@ package apiserver
 import (
 	"context"
 	"fmt"
-	"github.com/kubesandbox/kubesandbox/core/cel"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/kubesandbox/kubesandbox/core/apierr"
+	"github.com/kubesandbox/kubesandbox/core/cel"
 	"github.com/kubesandbox/kubesandbox/core/jsonx"
 	"github.com/kubesandbox/kubesandbox/core/openapi"
 	"github.com/kubesandbox/kubesandbox/core/resource"
@@ -215,7 +216,7 @@ func (s *Server) serveVersion(w http.ResponseWriter, r *http.Request) {
 		"major": "1", "minor": "37", "emulationMajor": "1", "emulationMinor": "37",
 		"minCompatibilityMajor": "1", "minCompatibilityMinor": "36",
 		"gitVersion": "v1.37.2-kubesandbox", "gitCommit": "kubesandbox", "gitTreeState": "clean",
-		"buildDate": "2026-11-01T00:00:00Z", "goVersion": "go1.26", "compiler": "gc", "platform": "js/wasm",
+		"buildDate": "2026-11-01T00:00:00Z", "goVersion": runtime.Version(), "compiler": runtime.Compiler, "platform": runtime.GOOS + "/" + runtime.GOARCH,
 	})
 }
 
