@@ -469,6 +469,18 @@ test('offline after the first visit: the playground and the docs page still load
     await docs.waitForFunction(() => [...document.querySelectorAll('kube-example')].every((e) => e.dataset.state === 'ready'), null, { timeout: 2 * WAIT });
     const need = ['/', '/js/app.js', '/js/scenario-view.js', '/vendor/codemirror.js', '/vendor/yaml.js', '/css/playground.css', '/scenarios/index.json', '/scenarios/dry-run.json',
       '/docs-example.html', '/js/kube-example.js', '/scenarios/apply-conflict.json', '/scenarios/list-then-watch.json'];
+    // the service worker stores what a page references one file after
+    // another (sw-cache.js warm): wait for the files named above and for
+    // every file either page has loaded (an API path is the core's, never
+    // stored), so the reload below needs nothing the cache lacks
+    const loaded = (p) => p.evaluate(() => [location.href, ...performance.getEntriesByType('resource').map((e) => e.name)]
+      .map((u) => new URL(u)).filter((u) => u.origin === location.origin && !/^\/(api|apis|sandbox|version|openapi|healthz|livez|readyz)(\/|$)/.test(u.pathname))
+      .map((u) => u.pathname));
+    need.push(...await loaded(page), ...await loaded(docs));
+    // … and for every file the service worker's crawl reaches (sw-cache.js
+    // warm: the pages and, transitively, the same-origin files they name):
+    // a tab's modules are imported only later, through the files above
+    need.push(...await reachable(own.url, ['/', '/docs-example.html']));
     await page.waitForFunction(async (need) => {
       const urls = [];
       for (const k of await caches.keys()) for (const r of await (await caches.open(k)).keys()) urls.push(new URL(r.url).pathname);
@@ -496,3 +508,29 @@ test('offline after the first visit: the playground and the docs page still load
     own.stop();
   }
 });
+
+// reachable lists the same-origin paths sw-cache.js's warm stores from
+// pages: what they name in src=/href=, url(…) and import statements,
+// transitively (API paths and the runtime's folder excepted).
+async function reachable(origin, pages) {
+  const refs = /(?:src|href)\s*=\s*["']([^"'#]+)|url\(\s*["']?([^"')#]+)|(?:\bfrom|\bimport\s*\(?)\s*["']([^"']+)["']/g;
+  const seen = new Set();
+  const found = [];
+  const queue = pages.map((p) => new URL(p, origin).href);
+  while (queue.length && seen.size < 200) {
+    const href = queue.shift();
+    const path = new URL(href).pathname;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const res = await fetch(href).catch(() => null);
+    if (!res || !res.ok || res.redirected) continue;
+    found.push(path);
+    const text = /html|javascript|css/.test(res.headers.get('Content-Type') || '') ? await res.text() : '';
+    for (const m of text.matchAll(refs)) {
+      let u;
+      try { u = new URL(m[1] || m[2] || m[3], href); } catch { continue; }
+      if (u.origin === new URL(origin).origin && !/^\/(web|api|apis|sandbox|version|openapi)(\/|$)/.test(u.pathname)) queue.push(u.href);
+    }
+  }
+  return found;
+}
