@@ -75,7 +75,7 @@ type proc struct {
 	mu      sync.Mutex // guards next, pending, err
 	next    uint64
 	pending map[uint64]chan response
-	err     error // set when the engine is gone
+	err     error         // set when the engine is gone
 	exited  chan struct{} // closed once the process is reaped (read)
 }
 
