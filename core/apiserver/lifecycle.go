@@ -239,9 +239,10 @@ func (s *Server) emptyNamespaceAgain(ns string) {
 // ("/<group>/<resource>/<namespace>/<name>"; names hold no "/"), or "" for
 // a cluster-scoped one ("/<group>/<resource>/<name>").
 func keyNamespace(key string) string {
-	parts := strings.Split(key, "/")
-	if len(parts) != 5 {
+	if strings.Count(key, "/") != 4 {
 		return ""
 	}
-	return parts[3]
+	rest := key[strings.LastIndexByte(key, '/'):]
+	key = key[:len(key)-len(rest)]
+	return key[strings.LastIndexByte(key, '/')+1:]
 }
