@@ -11,8 +11,9 @@ import (
 // TestClusterCommands runs testdata/cluster.json — what a learner types
 // against a living cluster: a Deployment scaled, rolled out, undone and
 // restarted, a Service and its endpoints, a Job waited for, a Job from a
-// CronJob, a StatefulSet and a DaemonSet, deletes with each cascade, a
-// namespace deleted, a Node drained — with the native kubectl against
+// CronJob, a StatefulSet and a DaemonSet (rolled out, their history read
+// and undone), deletes with each cascade, a namespace deleted, a Node
+// drained — with the native kubectl against
 // bin/kubesandbox with its controllers and three Nodes (as `make serve`).
 // Each step waits with kubectl itself (rollout status, wait --for), so the
 // expected texts do not race the controllers; they are substrings that a

@@ -20,9 +20,9 @@ import (
 // metadata.name (ReplaceDaemonSetPodNodeNameNodeAffinity) and bound by the
 // scheduler; it carries the labels controller-revision-hash and
 // pod-template-generation. A RollingUpdate replaces Pods of an older
-// template one at a time (maxUnavailable 1, the default). No
-// ControllerRevision objects are written (the resource is not served), so
-// the hash is computed only. Status: desiredNumberScheduled,
+// template one at a time (maxUnavailable 1, the default). Each template
+// is kept as a ControllerRevision (history.go) whose hash label the Pods
+// carry. Status: desiredNumberScheduled,
 // currentNumberScheduled, numberMisscheduled, numberReady, numberAvailable,
 // updatedNumberScheduled, numberUnavailable (left out when 0).
 
@@ -106,13 +106,14 @@ func (m *Manager) syncDaemonSet(ds obj) error {
 	if deleting(ds) {
 		return nil
 	}
-	var collision *int64
-	if c, ok := num(ds, "status", "collisionCount"); ok {
-		collision = &c
+	claimed := m.claim(ds, kDaemonSets, kPods, child(ds, "spec", "selector"))
+	cur, old, err := m.daemonRevisions(ds, claimed) // history.go
+	if err != nil {
+		return err
 	}
-	hash := computeHash(child(ds, "spec", "template"), collision)
+	hash := str(cur, "metadata", "labels", labelControllerHash)
 	tmpl := daemonTemplate(ds, hash)
-	pods := activePods(m.claim(ds, kDaemonSets, kPods, child(ds, "spec", "selector")))
+	pods := activePods(claimed)
 	byNode := map[string][]obj{}
 	for _, p := range pods {
 		n := daemonPodNode(p)
@@ -157,6 +158,9 @@ func (m *Manager) syncDaemonSet(ds obj) error {
 		return err
 	}
 	if err := m.rollDaemonSet(ds, pods, hash, unavailable); err != nil {
+		return err
+	}
+	if err := m.cleanupDaemonHistory(ds, claimed, old); err != nil {
 		return err
 	}
 	st := obj{"currentNumberScheduled": current, "numberMisscheduled": misscheduled,

@@ -1,9 +1,7 @@
 package controllers
 
 import (
-	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"net/http"
 	"sort"
 	"strconv"
@@ -16,8 +14,8 @@ import (
 // creates one pod at a time (each waits for the previous to be Ready —
 // immediate here) and scales down from the highest ordinal; Parallel does
 // all at once. RollingUpdate replaces pods of an older revision from the
-// highest ordinal down. No ControllerRevision objects are written (the
-// resource is not served), so the revision names are computed only.
+// highest ordinal down. Each template is kept as a ControllerRevision
+// (history.go) whose name the Pods carry.
 
 const statefulSetController = "statefulset-controller"
 
@@ -31,8 +29,18 @@ func (m *Manager) syncStatefulSet(s obj) error {
 	if c, ok := num(s, "status", "collisionCount"); ok {
 		collision = c
 	}
-	revision := sname + "-" + revisionHash(child(s, "spec", "template"), collision)
 	pods := m.claim(s, kStatefulSets, kPods, child(s, "spec", "selector"))
+	revision := sname + "-" + revisionHash(child(s, "spec", "template"), collision)
+	currentRev := str(s, "status", "currentRevision")
+	var revs []obj
+	if !deleting(s) {
+		revs = m.ownedRevisions(s, kStatefulSets) // history.go
+		cur, upd, c, err := m.statefulRevisions(s, revs, collision)
+		if err != nil {
+			return err
+		}
+		revision, currentRev, collision = name(upd), name(cur), c
+	}
 	byOrdinal := map[int64]obj{}
 	for _, p := range pods {
 		if i, ok := ordinalOf(sname, name(p)); ok {
@@ -49,7 +57,6 @@ func (m *Manager) syncStatefulSet(s obj) error {
 	}
 	// status from the pods seen at the start of this sync
 	var count, ready, avail, current, updated int64
-	currentRev := str(s, "status", "currentRevision")
 	for _, p := range pods {
 		if deleting(p) || terminal(p) {
 			continue
@@ -82,7 +89,10 @@ func (m *Manager) syncStatefulSet(s obj) error {
 	if c := list(s, "status", "conditions"); len(c) > 0 {
 		st["conditions"] = c
 	}
-	return m.updateStatus(kStatefulSets, s, st)
+	if err := m.updateStatus(kStatefulSets, s, st); err != nil || deleting(s) {
+		return err
+	}
+	return m.truncateStatefulHistory(s, pods, revs, currentRev, revision)
 }
 
 func ordinalOf(set, pod string) (int64, bool) {
@@ -179,21 +189,9 @@ func (m *Manager) deleteStatefulPod(s, p obj) error {
 	return ignoreNotFound(err)
 }
 
-// revisionHash is history.HashControllerRevision of the revision the
-// StatefulSet controller writes for template: FNV-32 (not 32a) of the
-// revision's data — the patch {"spec":{"template":{…,"$patch":"replace"}}}
-// as encoding/json writes a map (keys sorted, HTML escaped) — then the
-// collision count in decimal, e.g. "db-86d58c858" for a pod template whose
-// patch hashes to 86d58c858 after SafeEncodeString.
+// revisionHash is the hash of the revision the StatefulSet controller
+// writes for template (hashRevisionData of revisionData, history.go), e.g.
+// "86d58c858" of the revision "db-86d58c858".
 func revisionHash(template obj, collision int64) string {
-	t := copyObj(template)
-	if t == nil {
-		t = obj{}
-	}
-	t["$patch"] = "replace"
-	b, _ := json.Marshal(map[string]any{"spec": map[string]any{"template": t}})
-	h := fnv.New32()
-	h.Write(b)
-	h.Write([]byte(strconv.FormatInt(collision, 10)))
-	return safeEncodeString(fmt.Sprint(h.Sum32()))
+	return hashRevisionData(revisionData(template), collision)
 }

@@ -117,8 +117,11 @@ func special(t reflect.Type) *schema.Schema {
 		// A quantity is a string ("500m") or a JSON number (0.5, 2): any
 		// type, recognised by its format.
 		return &schema.Schema{Format: "quantity"}
-	case "k8s.io/apimachinery/pkg/runtime.RawExtension",
-		"k8s.io/apimachinery/pkg/apis/meta/v1.FieldsV1",
+	case "k8s.io/apimachinery/pkg/runtime.RawExtension":
+		// embedded JSON, owned as a whole: the real server's managedFields
+		// hold "f:data": {} of a ControllerRevision, not its inner fields
+		return &schema.Schema{Type: "object", PreserveUnknownFields: true, MapType: "atomic"}
+	case "k8s.io/apimachinery/pkg/apis/meta/v1.FieldsV1",
 		"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.JSONSchemaProps":
 		return &schema.Schema{Type: "object", PreserveUnknownFields: true}
 	case "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.JSON":
