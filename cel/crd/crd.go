@@ -134,6 +134,9 @@ func (r *Rules) compiledFor(req cel.CustomResourceRequest) (*compiled, error) {
 	if ok && req.CRDKey != "" {
 		return c, nil
 	}
+	if len(req.CRD) == 0 {
+		return nil, cel.ErrUnknownCRDKey
+	}
 	crd, err := decodeCRD(req.CRD)
 	if err != nil {
 		return nil, err

@@ -91,15 +91,19 @@ func Dispatch(e Engine, method string, req []byte) ([]byte, error) {
 	return nil, fmt.Errorf("%w %q", ErrUnknownMethod, method)
 }
 
-// remote is an Engine whose methods are Transport calls.
-type remote struct{ t Transport }
+// remote is an Engine whose methods are Transport calls. It remembers
+// which CRD keys the engine has compiled (crd.go, sentKeys).
+type remote struct {
+	t    Transport
+	sent sentKeys
+}
 
 // Remote is the Engine at the other end of t: the core's side in the
-// browser.
-func Remote(t Transport) Engine { return remote{t} }
+// browser, and the native server's for bin/kubesandbox-cel.
+func Remote(t Transport) Engine { return &remote{t: t} }
 
 // call sends req as method and decodes the answer into resp.
-func (r remote) call(method string, req, resp any) error {
+func (r *remote) call(method string, req, resp any) error {
 	b, err := json.Marshal(req)
 	if err != nil {
 		return err

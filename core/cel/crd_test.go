@@ -1,6 +1,8 @@
 package cel
 
 import (
+	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -52,5 +54,73 @@ func TestValidateCustomResourceAcrossTransport(t *testing.T) {
 	}
 	if len(resp.Causes) != 1 || resp.Causes[0].Field != "v1" || resp.Causes[0].Message != `{"a":1}` || len(resp.Warnings) != 1 || resp.Warnings[0] != "uid/7" {
 		t.Errorf("answer %+v", resp)
+	}
+}
+
+// keyedRules is an engine that keeps CRDs by key, as cel/crd does: a
+// request without a CRD needs its key kept. forgetAll plays a restart.
+type keyedRules struct {
+	Engine
+	kept     map[string]bool
+	withCRD  int  // requests that carried the CRD
+	oldStyle bool // an engine that fails its own way on a missing CRD
+}
+
+func (k *keyedRules) ValidateCustomResource(r CustomResourceRequest) (CustomResourceResponse, error) {
+	if len(r.CRD) == 0 {
+		if !k.kept[r.CRDKey] {
+			if k.oldStyle {
+				return CustomResourceResponse{}, errors.New("unexpected end of JSON input")
+			}
+			return CustomResourceResponse{}, ErrUnknownCRDKey
+		}
+	} else {
+		k.withCRD++
+		k.kept[r.CRDKey] = true
+	}
+	return CustomResourceResponse{Warnings: []string{r.CRDKey + " " + string(r.Object)}}, nil
+}
+
+// TestRemoteSendsCRDOnce: the CRD crosses the transport with the first
+// write under its key, again after the engine lost it, and with every
+// write that names no key.
+func TestRemoteSendsCRDOnce(t *testing.T) {
+	type write struct {
+		key     string
+		restart bool // the engine forgets every CRD first
+	}
+	cases := []struct {
+		name     string
+		oldStyle bool
+		writes   []write
+		withCRD  int
+	}{
+		{"one key, three writes", false, []write{{key: "u/1"}, {key: "u/1"}, {key: "u/1"}}, 1},
+		{"a new key per CRD write", false, []write{{key: "u/1"}, {key: "u/2"}, {key: "u/2"}, {key: "u/1"}}, 2},
+		{"engine restarted", false, []write{{key: "u/1"}, {key: "u/1", restart: true}, {key: "u/1"}}, 2},
+		{"an engine without the protocol", true, []write{{key: "u/1"}, {key: "u/1", restart: true}, {key: "u/1"}}, 2},
+		{"no key", false, []write{{}, {}}, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := &keyedRules{kept: map[string]bool{}, oldStyle: c.oldStyle}
+			r := Remote(loop{e})
+			for i, w := range c.writes {
+				if w.restart {
+					e.kept = map[string]bool{}
+				}
+				obj := fmt.Sprintf(`{"n":%d}`, i)
+				resp, err := r.ValidateCustomResource(CustomResourceRequest{CRDKey: w.key, CRD: []byte(`{"kind":"CustomResourceDefinition"}`), Version: "v1", Object: []byte(obj)})
+				if err != nil {
+					t.Fatalf("write %d: %v", i, err)
+				}
+				if want := w.key + " " + obj; len(resp.Warnings) != 1 || resp.Warnings[0] != want {
+					t.Fatalf("write %d answered %+v, want the warning %q", i, resp, want)
+				}
+			}
+			if e.withCRD != c.withCRD {
+				t.Errorf("the CRD crossed %d times, want %d", e.withCRD, c.withCRD)
+			}
+		})
 	}
 }

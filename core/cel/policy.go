@@ -149,17 +149,17 @@ func dispatchPolicy(e Engine, method string, req []byte) (any, bool, error) {
 	return nil, false, nil
 }
 
-func (r remote) CheckPolicy(req CheckPolicyRequest) (out []Cause, err error) {
+func (r *remote) CheckPolicy(req CheckPolicyRequest) (out []Cause, err error) {
 	err = r.call("CheckPolicy", req, &out)
 	return out, err
 }
 
-func (r remote) Admit(req AdmissionRequest) (out AdmissionResponse, err error) {
+func (r *remote) Admit(req AdmissionRequest) (out AdmissionResponse, err error) {
 	err = r.call("Admit", req, &out)
 	return out, err
 }
 
-func (r remote) TypeCheck(req TypeCheckRequest) (out []ExpressionWarning, err error) {
+func (r *remote) TypeCheck(req TypeCheckRequest) (out []ExpressionWarning, err error) {
 	err = r.call("TypeCheck", req, &out)
 	return out, err
 }
