@@ -183,11 +183,17 @@ func (m *Manager) nodeConditions(old []any) []any {
 
 // syncNode: a simulated Node's kubelet reports it Ready; then the
 // controller manager gives it a pod CIDR and lifts the not-ready taint.
-// Any Node change may let waiting Pods schedule.
+// Then, and for Nodes a client registers, the NoSchedule tainting pass
+// (nodetaints.go). Any Node change may let waiting Pods schedule.
 func (m *Manager) syncNode(n obj) error {
 	i := m.nodeIndex(name(n))
-	if i < 0 || deleting(n) {
+	if deleting(n) {
 		return nil
+	}
+	if i < 0 {
+		// a Node registered by a client: no kubelet of ours posts its
+		// status; the lifecycle controller's tainting pass still runs
+		return m.taintNodeByConditions(n)
 	}
 	if !nodeReady(n) {
 		next := copyObj(n)
@@ -206,7 +212,7 @@ func (m *Manager) syncNode(n obj) error {
 	}
 	cidr := fmt.Sprintf("10.244.%d.0/24", i)
 	if !lift && str(n, "spec", "podCIDR") != "" {
-		return nil
+		return m.taintNodeByConditions(n) // a cordon, an uncordon
 	}
 	spec := map[string]any{}
 	if str(n, "spec", "podCIDR") == "" {
