@@ -299,6 +299,9 @@ func (s *Server) validate(res *resource.Resource, obj, old object, status bool) 
 		}
 		errs = append(errs, celErrs...)
 	}
+	if !res.CRD && !res.DuplicateCauses {
+		errs = errs.Dedup()
+	}
 	var warnings []string
 	if res.Rules != nil && s.opts.CEL != nil {
 		ruleErrs, w, err := s.customResourceRules(res, obj, old, errs)

@@ -275,6 +275,7 @@ var catalogue = []entry{
 		ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"}, Verbs: allVerbs,
 		EncodingVersion: "v1beta1", // apiextensions-apiserver's storage encoding
 		Status:          true,
+		DuplicateCauses: true, // its strategy runs no declarative validation
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
 			{Name: "Created At", Type: "date", Description: doc("meta/v1.ObjectMeta.creationTimestamp"), JSONPath: ".metadata.creationTimestamp"},
 		},

@@ -24,7 +24,7 @@ const builtinDir = "../../tests/conformance/transcripts"
 
 // minBuiltinPass is the number of compared steps of builtinDir that must
 // pass; raise it as the built-in kinds grow closer to kube-apiserver's.
-const minBuiltinPass = 518
+const minBuiltinPass = 561
 
 // minBuiltinLoose is the number of compared steps that must pass when the
 // RV/UID/CONT label numbers are not compared. An object created where the
@@ -35,9 +35,12 @@ const minBuiltinPass = 518
 // controllers' timing under a loaded machine, hence one less each.
 // bi-replicationcontroller and bi-hpa-versions add 17 each,
 // bi-admission-priority, bi-admission-limitranger and bi-admission-quota
-// 52, bi-podtemplate and bi-componentstatus 20, bi-pv-node-status 24
-// (519 in all).
-const minBuiltinLoose = 518
+// 52, bi-podtemplate and bi-componentstatus 20, bi-pv-node-status 24,
+// bi-status-metadata 43 of its 46 (562 in all; its three others: a
+// CertificateSigningRequest's creator and status writer own spec fields
+// kube's reset fields keep from them, and the manager of a CRD's status
+// conditions is "apiserver" where this oracle names it "kube-apiserver").
+const minBuiltinLoose = 561
 
 var labelNumber = regexp.MustCompile(`\b(RV|UID|CONT)[0-9]+\b`)
 

@@ -106,6 +106,14 @@ type Resource struct {
 	// bad label and a bad spec gets the spec's causes only), and an update
 	// gets ObjectMetaUpdate's causes once, from rest.BeforeUpdate, not twice.
 	NoKindMetaChecks bool
+	// DuplicateCauses: an invalid write reports a cause as often as
+	// validation finds it. Other built-ins report each cause once: their
+	// strategies run declarative validation, whose merge de-duplicates the
+	// generic metadata checks and the kind's own (ErrorList.Filter), so a
+	// bad label key in an update is one cause, not four. Custom resources
+	// and CustomResourceDefinitions (apiextensions-apiserver) report it
+	// three times.
+	DuplicateCauses bool
 	// StatusKeeps names the metadata fields a status write (a PUT, patch
 	// or apply of /status) keeps as stored because the kind's status
 	// strategy resets them (and its managedFields never own them); the
