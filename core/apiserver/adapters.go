@@ -64,7 +64,10 @@ func (s *Server) fieldManagerFor(res *resource.Resource) fieldManager {
 		opts.Zero = func() map[string]any { return builtin.ZeroObjectFor(gv, kind) }
 	}
 	if res.Status {
-		opts.ResetFields = map[string][][]string{"": {{"status"}}, "status": statusResetFields(res)}
+		opts.ResetFields = map[string][][]string{
+			"":       append([][]string{{"status"}}, res.ResetFields[""]...),
+			"status": append(statusResetFields(res), res.ResetFields["status"]...),
+		}
 	}
 	if sch := res.SchemaOf(); sch != nil || res.Hooks.Default != nil {
 		hook, typed := res.Hooks.Default, !res.CRD

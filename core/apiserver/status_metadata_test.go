@@ -98,3 +98,35 @@ func contains(l []string, s string) bool {
 	}
 	return false
 }
+
+// A CertificateSigningRequest's strategies reset its spec on every write
+// and its status conditions on a status write (GetResetFields): its
+// creator owns no spec field, a status writer no condition.
+func TestCSRResetFields(t *testing.T) {
+	s := New(Options{})
+	created := mustDo(t, s, 201, "POST", csrPath, hooksJSON, `{"apiVersion":"certificates.k8s.io/v1","kind":"CertificateSigningRequest",
+		"metadata":{"name":"c","labels":{"q":"r"}},"spec":{"request":"`+csrRequest(t)+`","signerName":"example.com/x","usages":["client auth"]}}`)
+	if f := managerFields(created, ""); f["f:spec"] != nil || f["f:metadata"] == nil {
+		t.Errorf("creator owns %v", f)
+	}
+	out := mustDo(t, s, 200, "PATCH", csrPath+"/c/status", hooksMerge,
+		`{"metadata":{"labels":{"a":"b"}},"status":{"certificate":null,"conditions":[{"type":"Failed","status":"True","reason":"R","message":"m"}]}}`)
+	f := managerFields(out, "status")
+	st, _ := f["f:status"].(map[string]any)
+	if f["f:spec"] != nil || st["f:conditions"] != nil || f["f:metadata"] == nil {
+		t.Errorf("status writer owns %v", f)
+	}
+}
+
+// managerFields is fieldsV1 of the Update entry of subresource sub.
+func managerFields(obj map[string]any, sub string) map[string]any {
+	mf, _ := metaOf(obj)["managedFields"].([]any)
+	for _, e := range mf {
+		e, _ := e.(map[string]any)
+		if s, _ := e["subresource"].(string); s == sub && e["operation"] == "Update" {
+			f, _ := e["fieldsV1"].(map[string]any)
+			return f
+		}
+	}
+	return nil
+}

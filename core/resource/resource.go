@@ -106,6 +106,13 @@ type Resource struct {
 	// bad label and a bad spec gets the spec's causes only), and an update
 	// gets ObjectMetaUpdate's causes once, from rest.BeforeUpdate, not twice.
 	NoKindMetaChecks bool
+	// ResetFields lists, per endpoint ("" the main resource, "status"),
+	// further paths its writers never own because the kind's strategy
+	// resets them (its GetResetFields beyond the status of a main write
+	// and the spec and StatusKeeps of a status write). Example: a
+	// CertificateSigningRequest's {"": {{"spec"}}, "status": {{"status",
+	// "conditions"}}}: its creator owns no spec field.
+	ResetFields map[string][][]string
 	// DuplicateCauses: an invalid write reports a cause as often as
 	// validation finds it. Other built-ins report each cause once: their
 	// strategies run declarative validation, whose merge de-duplicates the
