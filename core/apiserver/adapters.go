@@ -64,7 +64,10 @@ func (s *Server) fieldManagerFor(res *resource.Resource) fieldManager {
 		opts.Zero = func() map[string]any { return builtin.ZeroObjectFor(gv, kind) }
 	}
 	if res.Status {
-		opts.ResetFields = map[string][][]string{"": {{"status"}}, "status": {{"spec"}}}
+		opts.ResetFields = map[string][][]string{
+			"":       append([][]string{{"status"}}, res.ResetFields[""]...),
+			"status": append(statusResetFields(res), res.ResetFields["status"]...),
+		}
 	}
 	if sch := res.SchemaOf(); sch != nil || res.Hooks.Default != nil {
 		hook, typed := res.Hooks.Default, !res.CRD
@@ -89,6 +92,20 @@ func (s *Server) fieldManagerFor(res *resource.Resource) fieldManager {
 	}
 	s.fieldManagers[res] = fm
 	return fm
+}
+
+// statusResetFields are the paths a status write's managers never own:
+// the spec and the metadata the kind keeps (GetResetFields of its status
+// strategy), e.g. {{"spec"}, {"metadata", "labels"}} for a Deployment.
+func statusResetFields(res *resource.Resource) [][]string {
+	paths := [][]string{{"spec"}}
+	for _, k := range res.StatusKeeps {
+		if k == resource.AllMetadata {
+			return append(paths, []string{"metadata"})
+		}
+		paths = append(paths, []string{"metadata", k})
+	}
+	return paths
 }
 
 // nameFunc is how a resource's names are validated.

@@ -159,46 +159,7 @@ func prepareCreateHook(res *resource.Resource, obj object, user resource.User) {
 func prepareUpdate(res *resource.Resource, obj, old object, sub string) {
 	m, om := meta(obj), meta(old)
 	if sub == "status" {
-		// a status write changes status only
-		status, hasStatus := obj["status"]
-		for k := range obj {
-			delete(obj, k)
-		}
-		for k, v := range jsonx.CopyObject(old) {
-			obj[k] = v
-		}
-		if hasStatus {
-			obj["status"] = status
-		} else {
-			delete(obj, "status")
-		}
-		nm := meta(obj)
-		if res.StatusMetadata {
-			// the status strategy resets the spec alone: the body's
-			// metadata, less what BeforeUpdate keeps
-			obj["metadata"] = m
-			carryMeta(m, om)
-			return
-		}
-		if !res.CRD {
-			// built-in status strategies reset spec and labels (and owner
-			// references) but let annotations through
-			if a, ok := m["annotations"]; ok {
-				nm["annotations"] = a
-			} else {
-				delete(nm, "annotations")
-			}
-		}
-		if mf, ok := m["managedFields"]; ok {
-			nm["managedFields"] = mf
-		} else {
-			delete(nm, "managedFields")
-		}
-		if rv, ok := m["resourceVersion"]; ok {
-			nm["resourceVersion"] = rv
-		} else {
-			delete(nm, "resourceVersion")
-		}
+		prepareStatusUpdate(res, obj, old)
 		return
 	}
 	if res.Status {
@@ -211,6 +172,51 @@ func prepareUpdate(res *resource.Resource, obj, old object, sub string) {
 	carryMeta(m, om)
 	if res.Hooks.PrepareUpdate != nil {
 		res.Hooks.PrepareUpdate(obj, old)
+	}
+}
+
+// prepareStatusUpdate is a status strategy's PrepareForUpdate after
+// rest.BeforeUpdate: the stored object with the written status, and the
+// written metadata less what the kind keeps (res.StatusKeeps) and every
+// update keeps (carryMeta). With AllMetadata the written managedFields
+// and resourceVersion are all that comes of the metadata.
+//
+// For example, a Deployment's status PATCH
+// {"metadata":{"labels":{"a":"b"},"finalizers":["x/y"]}} stores the
+// finalizer and keeps the stored labels.
+func prepareStatusUpdate(res *resource.Resource, obj, old object) {
+	m, om := meta(obj), meta(old)
+	status, hasStatus := obj["status"]
+	for k := range obj {
+		delete(obj, k)
+	}
+	for k, v := range jsonx.CopyObject(old) {
+		obj[k] = v
+	}
+	if hasStatus {
+		obj["status"] = status
+	} else {
+		delete(obj, "status")
+	}
+	if len(res.StatusKeeps) == 1 && res.StatusKeeps[0] == resource.AllMetadata {
+		nm := meta(obj)
+		for _, k := range []string{"managedFields", "resourceVersion"} {
+			if v, ok := m[k]; ok {
+				nm[k] = v
+			} else {
+				delete(nm, k)
+			}
+		}
+		return
+	}
+	obj["metadata"] = m
+	carryMeta(m, om)
+	for _, k := range res.StatusKeeps {
+		if v, ok := om[k]; ok {
+			m[k] = jsonx.DeepCopy(v)
+		} else {
+			delete(m, k)
+		}
 	}
 }
 
@@ -292,6 +298,9 @@ func (s *Server) validate(res *resource.Resource, obj, old object, status bool) 
 			return apierr.Internal(err)
 		}
 		errs = append(errs, celErrs...)
+	}
+	if !res.CRD && !res.DuplicateCauses {
+		errs = errs.Dedup()
 	}
 	var warnings []string
 	if res.Rules != nil && s.opts.CEL != nil {

@@ -98,6 +98,7 @@ var catalogue = []entry{
 		Namespaced: true, ShortNames: []string{"po"}, Categories: []string{"all"}, Verbs: allVerbs,
 		DeleteReturnsObject: true,
 		Status:              true,
+		StatusKeeps:         []string{"deletionTimestamp", "ownerReferences"}, // podStatusStrategy: old kubelets corrupt owner references
 		SelectableFields: []string{
 			"spec.nodeName", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName",
 			"spec.hostNetwork", "status.phase", "status.podIP", "status.nominatedNodeName",
@@ -114,7 +115,8 @@ var catalogue = []entry{
 		},
 		Subresources: podSubresources,
 		Hooks: resource.Hooks{Default: defaultPod, PrepareCreate: preparePodCreate, Warnings: corev1.PodWarnings,
-			Validate: corev1.ValidatePod, Delete: resource.DeleteHooks{GracePeriod: corev1.PodGracePeriod}},
+			PrepareStatusUpdate: corev1.PreparePodStatusUpdate,
+			Validate:            corev1.ValidatePod, Delete: resource.DeleteHooks{GracePeriod: corev1.PodGracePeriod}},
 	}},
 	{def: "io.k8s.api.core.v1.Secret", res: resource.Resource{
 		Version: "v1", Resource: "secrets", Singular: "secret", Kind: "Secret", ListKind: "SecretList",
@@ -192,8 +194,8 @@ var catalogue = []entry{
 	{def: "io.k8s.api.apps.v1.Deployment", res: resource.Resource{
 		Group: "apps", Version: "v1", Resource: "deployments", Singular: "deployment", Kind: "Deployment", ListKind: "DeploymentList",
 		Namespaced: true, ShortNames: []string{"deploy"}, Categories: []string{"all"}, Verbs: allVerbs,
-		Status: true,
-		Scale:  &resource.Scale{SpecReplicasPath: podTemplateReplicasPath, StatusReplicasPath: statusReplicasPath, LabelSelectorPath: ".status.selector"},
+		Status: true, StatusKeeps: []string{"labels"}, // deploymentStatusStrategy
+		Scale: &resource.Scale{SpecReplicasPath: podTemplateReplicasPath, StatusReplicasPath: statusReplicasPath, LabelSelectorPath: ".status.selector"},
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
 			withCell(col("Ready", "string", 0, "Number of the pod with ready state", ""), readyOfReplicas), // readyReplicas/replicas
 			withCell(col("Up-to-date", "string", 0, doc("apps/v1.DeploymentStatus.updatedReplicas"), ".status.updatedReplicas"), statusInt("updatedReplicas")),
@@ -273,6 +275,7 @@ var catalogue = []entry{
 		ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"}, Verbs: allVerbs,
 		EncodingVersion: "v1beta1", // apiextensions-apiserver's storage encoding
 		Status:          true,
+		DuplicateCauses: true, // its strategy runs no declarative validation
 		PrinterColumns: []resource.PrinterColumn{nameColumn,
 			{Name: "Created At", Type: "date", Description: doc("meta/v1.ObjectMeta.creationTimestamp"), JSONPath: ".metadata.creationTimestamp"},
 		},

@@ -76,7 +76,7 @@ var kindsCatalogue = []entry{
 	{def: "io.k8s.api.core.v1.Node", res: resource.Resource{
 		Version: "v1", Resource: "nodes", Singular: "node", Kind: "Node", ListKind: "NodeList",
 		ShortNames: []string{"no"}, Verbs: allVerbs,
-		NoGeneration: true, Status: true, NoKindMetaChecks: true, StatusMetadata: true,
+		NoGeneration: true, Status: true, NoKindMetaChecks: true,
 		SelectableFields: []string{"spec.unschedulable"},
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},
@@ -172,7 +172,7 @@ var kindsCatalogue = []entry{
 	{def: "io.k8s.api.core.v1.PersistentVolume", res: resource.Resource{
 		Version: "v1", Resource: "persistentvolumes", Singular: "persistentvolume", Kind: "PersistentVolume", ListKind: "PersistentVolumeList",
 		ShortNames: []string{"pv"}, Verbs: allVerbs,
-		NoGeneration: true, DeleteReturnsObject: true, Status: true, NoKindMetaChecks: true, StatusMetadata: true,
+		NoGeneration: true, DeleteReturnsObject: true, Status: true, NoKindMetaChecks: true,
 		SelectableFields: []string{"name"},
 		PrinterColumns: []resource.PrinterColumn{
 			resource.PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", JSONPath: ".metadata.name"},

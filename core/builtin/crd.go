@@ -162,6 +162,7 @@ func CRDResources(crd resource.Object) []*resource.Resource {
 		}
 		if _, ok := nested(v, "subresources", "status"); ok {
 			res.Status = true
+			res.StatusKeeps = []string{resource.AllMetadata} // the status strategy copies the stored object
 		}
 		if sc, ok := nested(v, "subresources", "scale"); ok {
 			if m, ok := sc.(map[string]any); ok {

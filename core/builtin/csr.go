@@ -355,6 +355,7 @@ func init() {
 		Group: "certificates.k8s.io", Version: "v1", Resource: "certificatesigningrequests", Singular: "certificatesigningrequest",
 		Kind: "CertificateSigningRequest", ListKind: "CertificateSigningRequestList", ShortNames: []string{"csr"},
 		Verbs: allVerbs, Status: true, NoGeneration: true, Subresources: csrSubresources,
+		ResetFields: map[string][][]string{"": {{"spec"}}, "status": {{"status", "conditions"}}}, // csrStrategy, csrStatusStrategy
 		PrinterColumns: []resource.PrinterColumn{nameColumn, ageColumn,
 			withCell(col("SignerName", "string", 0, "Requested signer for the request. It is a qualified name in the form: `scope-hostname.io/name`. If empty, it will be defaulted:\n 1. If it's a kubelet client certificate, it is assigned\n    \"kubernetes.io/kube-apiserver-client-kubelet\".\n 2. If it's a kubelet serving certificate, it is assigned\n    \"kubernetes.io/kubelet-serving\".\n 3. Otherwise, it is assigned \"kubernetes.io/legacy-unknown\".\nDistribution of trust for signers happens out of band. You can select on this field using `spec.signerName`.", ""), csrSigner),
 			withCell(col("Requestor", "string", 0, "Base64-encoded PKCS#10 CSR data", ""), csrRequestor),

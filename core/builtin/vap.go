@@ -97,12 +97,16 @@ func labelSelectorGoString(sel map[string]any) string {
 	return b.String()
 }
 
+// resetForStatus is what metav1.ResetObjectMetaForStatus keeps of the
+// stored metadata in a status write (beyond what every update keeps).
+var resetForStatus = []string{"labels", "annotations", "finalizers", "ownerReferences"}
+
 func init() {
 	catalogue = append(catalogue,
 		entry{def: "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy", res: resource.Resource{
 			Group: "admissionregistration.k8s.io", Version: "v1", Resource: "validatingadmissionpolicies", Singular: "validatingadmissionpolicy",
 			Kind: "ValidatingAdmissionPolicy", ListKind: "ValidatingAdmissionPolicyList", Categories: []string{"api-extensions"},
-			Verbs: allVerbs, Status: true, ConditionalUpdate: true,
+			Verbs: allVerbs, Status: true, ConditionalUpdate: true, StatusKeeps: resetForStatus,
 			PrinterColumns: []resource.PrinterColumn{nameColumn,
 				withCell(col("Validations", "integer", 0, "Validations indicates the number of validation rules defined in this configuration", ""), vapValidations),
 				withCell(col("ParamKind", "string", 0, "ParamKind specifies the kind of resources used to parameterize this policy", ""), vapParamKind),

@@ -191,6 +191,23 @@ func (l ErrorList) Message() string {
 	return "[" + strings.Join(msgs, ", ") + "]"
 }
 
+// Dedup drops the errors whose Error() an earlier one has, keeping the
+// order (as kube's ErrorList.ToAggregate, through which declarative
+// validation's ErrorList.Filter passes every built-in's errors).
+// Example: [labels: bad, labels: bad, annotations: bad] → [labels: bad,
+// annotations: bad].
+func (l ErrorList) Dedup() ErrorList {
+	seen := make(map[string]bool, len(l))
+	out := l[:0:0]
+	for _, e := range l {
+		if m := e.Error(); !seen[m] {
+			seen[m] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 func Invalid(p *Path, v any, detail string) *Error {
 	return &Error{TypeInvalid, p.String(), v, detail}
 }

@@ -24,7 +24,7 @@ const builtinDir = "../../tests/conformance/transcripts"
 
 // minBuiltinPass is the number of compared steps of builtinDir that must
 // pass; raise it as the built-in kinds grow closer to kube-apiserver's.
-const minBuiltinPass = 536
+const minBuiltinPass = 581
 
 // minBuiltinLoose is the number of compared steps that must pass when the
 // RV/UID/CONT label numbers are not compared. An object created where the
@@ -36,8 +36,11 @@ const minBuiltinPass = 536
 // bi-replicationcontroller and bi-hpa-versions add 17 each,
 // bi-admission-priority, bi-admission-limitranger and bi-admission-quota
 // 52, bi-podtemplate and bi-componentstatus 20, bi-pv-node-status 24,
-// bi-controllerrevisions 18 (537 in all).
-const minBuiltinLoose = 536
+// bi-controllerrevisions 18, bi-status-metadata 45 of its 46 (582 of 583
+// in all; the other: the manager of a CRD's status conditions is
+// "apiserver" where this oracle names it "kube-apiserver", and the shared
+// crd-lifecycle recording "apiserver").
+const minBuiltinLoose = 581
 
 var labelNumber = regexp.MustCompile(`\b(RV|UID|CONT)[0-9]+\b`)
 

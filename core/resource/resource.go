@@ -106,11 +106,33 @@ type Resource struct {
 	// bad label and a bad spec gets the spec's causes only), and an update
 	// gets ObjectMetaUpdate's causes once, from rest.BeforeUpdate, not twice.
 	NoKindMetaChecks bool
-	// StatusMetadata: a status write takes metadata (labels, finalizers,
-	// owner references) from its body, as the status strategies that
-	// reset only the spec do (PersistentVolume, Node); otherwise they stay
-	// as stored and only annotations come from the body.
-	StatusMetadata bool
+	// ResetFields lists, per endpoint ("" the main resource, "status"),
+	// further paths its writers never own because the kind's strategy
+	// resets them (its GetResetFields beyond the status of a main write
+	// and the spec and StatusKeeps of a status write). Example: a
+	// CertificateSigningRequest's {"": {{"spec"}}, "status": {{"status",
+	// "conditions"}}}: its creator owns no spec field.
+	ResetFields map[string][][]string
+	// DuplicateCauses: an invalid write reports a cause as often as
+	// validation finds it. Other built-ins report each cause once: their
+	// strategies run declarative validation, whose merge de-duplicates the
+	// generic metadata checks and the kind's own (ErrorList.Filter), so a
+	// bad label key in an update is one cause, not four. Custom resources
+	// and CustomResourceDefinitions (apiextensions-apiserver) report it
+	// three times.
+	DuplicateCauses bool
+	// StatusKeeps names the metadata fields a status write (a PUT, patch
+	// or apply of /status) keeps as stored because the kind's status
+	// strategy resets them (and its managedFields never own them); the
+	// others come from the written object, less what every update keeps
+	// (uid, generation, creation and deletion time stamps). Most kinds
+	// reset the spec alone and keep none; a Deployment keeps
+	// {"labels"}, a Pod {"deletionTimestamp", "ownerReferences"}, a kind
+	// whose strategy calls metav1.ResetObjectMetaForStatus {"labels",
+	// "annotations", "finalizers", "ownerReferences"}. {AllMetadata}
+	// keeps all of it but managedFields and resourceVersion (custom
+	// resources, whose status strategy copies the stored object).
+	StatusKeeps []string
 	// OrphanByDefault: a DELETE that names no propagation policy orphans
 	// the dependents (the strategy's DefaultGarbageCollectionPolicy is
 	// OrphanDependents: core/v1 ReplicationControllers, for backwards
@@ -122,6 +144,10 @@ type Resource struct {
 
 	Hooks Hooks
 }
+
+// AllMetadata, as the one entry of Resource.StatusKeeps, keeps all of
+// the stored metadata in a status write.
+const AllMetadata = "*"
 
 // View converts between a resource's objects and the objects stored
 // under another group's keys (the same resource name). Example, an

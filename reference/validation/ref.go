@@ -203,24 +203,39 @@ func decode(gvk schema.GroupVersionKind, data []byte, uid string) (runtime.Objec
 }
 
 // commonCreate: strategy.Validate, and only when it passes the generic
-// ObjectMeta check (rest.BeforeCreate).
+// ObjectMeta check (rest.BeforeCreate); then the merge with declarative
+// validation de-duplicates them (see dedup).
 func commonCreate(o runtime.Object, validate func() field.ErrorList) field.ErrorList {
 	errs := validate()
 	if len(errs) == 0 {
 		om, _ := meta.Accessor(o)
 		errs = apimachineryvalidation.ValidateObjectMetaAccessor(om, om.GetNamespace() != "", path.ValidatePathSegmentName, field.NewPath("metadata"))
 	}
-	return errs
+	return dedup(errs)
 }
 
 // commonUpdate: the generic ObjectMeta and ObjectMetaUpdate checks
-// (rest.BeforeUpdate's validateCommonFields), then strategy.ValidateUpdate.
+// (rest.BeforeUpdate's validateCommonFields), then strategy.ValidateUpdate,
+// de-duplicated (see dedup).
 func commonUpdate(o, old runtime.Object, validate func() field.ErrorList) field.ErrorList {
 	om, _ := meta.Accessor(o)
 	oom, _ := meta.Accessor(old)
 	errs := apimachineryvalidation.ValidateObjectMetaAccessor(om, om.GetNamespace() != "", path.ValidatePathSegmentName, field.NewPath("metadata"))
 	errs = append(errs, apimachineryvalidation.ValidateObjectMetaAccessorUpdate(om, oom, field.NewPath("metadata"))...)
-	return append(errs, validate()...)
+	return dedup(append(errs, validate()...))
+}
+
+// dedup is what rest.ValidateCreate / ValidateUpdate's declarative
+// validation step does to the handwritten errors of every built-in
+// strategy (they all embed rest.DeclarativeValidation): its
+// FilterCoveredHandwrittenErrors passes them through ErrorList.Filter,
+// whose ToAggregate drops repeated errors. So a bad label key in an
+// update is one cause, not one per ObjectMeta check.
+func dedup(errs field.ErrorList) field.ErrorList {
+	if len(errs) == 0 {
+		return errs
+	}
+	return errs.Filter()
 }
 
 // generateJobSelector is the job strategy's generateSelectorIfNeeded

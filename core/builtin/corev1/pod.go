@@ -190,3 +190,46 @@ func validateOnlyDeletedSchedulingGates(ng, og []map[string]any, p *field.Path) 
 	}
 	return errs
 }
+
+// PreparePodStatusUpdate is the rest of podStatusStrategy's
+// PrepareForUpdate (the spec and owner references are kept by the
+// resource's StatusKeeps): what a status write leaves out, an old kubelet
+// dropping fields it does not know, is kept from the stored status — the
+// QoS class, the resource claim statuses, observedGeneration and each
+// condition's observedGeneration (matched by type, in order). Example: a
+// PUT of {"status":{"phase":"Pending"}} keeps qosClass "BestEffort".
+func PreparePodStatusUpdate(obj, old map[string]any, _ string) {
+	ost := Obj(old, "status")
+	if len(ost) == 0 {
+		return
+	}
+	st := ensureStatus(obj)
+	if Str(st, "qosClass") == "" && Str(ost, "qosClass") != "" {
+		st["qosClass"] = ost["qosClass"]
+	}
+	for _, k := range []string{"resourceClaimStatuses", "extendedResourceClaimStatus", "nodeAllocatableResourceClaimStatuses"} {
+		if st[k] == nil && ost[k] != nil {
+			st[k] = ost[k]
+		}
+	}
+	if Int(st, "observedGeneration") == 0 && Int(ost, "observedGeneration") != 0 {
+		st["observedGeneration"] = ost["observedGeneration"]
+	}
+	oldGens := map[string][]any{}
+	for _, c := range Objs(ost, "conditions") {
+		oldGens[Str(c, "type")] = append(oldGens[Str(c, "type")], c["observedGeneration"])
+	}
+	for _, c := range List(st, "conditions") {
+		c, ok := c.(map[string]any)
+		if !ok {
+			continue
+		}
+		var g any
+		if gens := oldGens[Str(c, "type")]; len(gens) > 0 {
+			g, oldGens[Str(c, "type")] = gens[0], gens[1:]
+		}
+		if og, _ := AsInt(g); og != 0 && Int(c, "observedGeneration") == 0 {
+			c["observedGeneration"] = g
+		}
+	}
+}
