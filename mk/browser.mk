@@ -4,7 +4,7 @@
 #
 #   make wasm            bin/web/kubesandbox.wasm (+ .br, .gz)
 #   make wasm-sizes      where its bytes go: code by package, data by region
-#   make web-dist        bin/web/: wasm + sandbox.js, sw.js (+ sw-cache.js), worker.js, wasm_exec.js
+#   make web-dist        bin/web/: wasm + sandbox.js, sw.js (+ sw-cache.js), worker.js (+ worker-db.js, worker-cel.js), wasm_exec.js
 #   make run ADDR=…      serve playground/ at / and bin/web/ at /web/
 #   make test-browser    Playwright tests in Debian's headless Chromium (node --test)
 #   make bench-browser   size / start-up / latency / memory tables, the core
@@ -67,7 +67,7 @@ wasm-sizes:
 	node web/tools/wasmdata.mjs $(BIN)/kubesandbox-named.wasm
 
 web-dist: wasm
-	cp web/sandbox.js web/sw.js web/sw-cache.js web/worker.js $(WEB_DIST)/
+	cp web/sandbox.js web/sw.js web/sw-cache.js web/worker.js web/worker-db.js web/worker-cel.js $(WEB_DIST)/
 	cp core/builtin/descriptions.json $(WEB_DIST)/kubesandbox-docs.json
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB_DIST)/wasm_exec.js
 
@@ -76,7 +76,7 @@ web-baseline:
 	$(WASM_BUILD) -o $(WEB_BASELINE)/kubesandbox.wasm ./wasm/cmd/baseline
 	$(WASM_PACK) $(WEB_BASELINE)/kubesandbox.wasm
 	node web/tools/compress.mjs $(WEB_BASELINE)/kubesandbox.wasm
-	cp web/sandbox.js web/sw.js web/sw-cache.js web/worker.js $(WEB_BASELINE)/
+	cp web/sandbox.js web/sw.js web/sw-cache.js web/worker.js web/worker-db.js web/worker-cel.js $(WEB_BASELINE)/
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB_BASELINE)/wasm_exec.js
 
 static-server:

@@ -20,7 +20,7 @@ var _ cel.Transport = (*celTransport)(nil)
 // engine is two wasm programs of its own (cel/cmd/wasm: cel-crd.wasm for
 // CRD rules, cel-policy.wasm for admission policies), which the worker
 // loads into this same SharedWorker, each as a Go instance of its own, the
-// first time a call needs that part. web/worker.js offers
+// first time a call needs that part. web/worker-cel.js offers
 //
 //	kubesandboxLoadCEL(method) → Promise   loads method's part once (again after a failure)
 //	kubesandboxCELLoaded(method) → bool    that part runs

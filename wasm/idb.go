@@ -12,7 +12,7 @@ import (
 )
 
 // idb is a persist.Backend over IndexedDB. The IndexedDB calls are made in
-// JavaScript (web/worker.js, self.kubesandboxDBFor(sandbox): a database
+// JavaScript (web/worker-db.js, self.kubesandboxDBFor(sandbox): a database
 // per sandbox), which is where its
 // event-based API is natural:
 //

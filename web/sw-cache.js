@@ -27,7 +27,7 @@ function kubesandboxOfflineCache({ isAPI, runtime = self.location.href }) {
   // kubesandbox-docs.json: the OpenAPI descriptions (kubectl explain), which
   // the worker fetches on the first OpenAPI request; stored with the build
   // it belongs to, so that explain works offline too.
-  const ASSETS = ['worker.js', 'wasm_exec.js', 'kubesandbox.wasm', 'sandbox.js', 'kubesandbox-docs.json'].map((f) => new URL(f, runtime).href);
+  const ASSETS = ['worker.js', 'worker-db.js', 'worker-cel.js', 'wasm_exec.js', 'kubesandbox.wasm', 'sandbox.js', 'kubesandbox-docs.json'].map((f) => new URL(f, runtime).href);
   const SUM = new URL('kubesandbox.wasm.sha256', runtime).href;
   // kubectl (web/kubectl.js) and the CEL engine's two parts (cel-crd.wasm
   // and cel-policy.wasm, which the worker loads the first time a CRD rule,

@@ -38,7 +38,9 @@
 // the client sent), so a request can reach no other sandbox.
 'use strict';
 
-importScripts('wasm_exec.js');
+// wasm_exec.js: Go's JS glue; worker-db.js: each sandbox's IndexedDB
+// database; worker-cel.js: the CEL engine's two wasm parts (all in this folder).
+importScripts('wasm_exec.js', 'worker-db.js', 'worker-cel.js');
 
 const WASM_URL = new URL('kubesandbox.wasm', self.location.href).href;
 // The descriptions of the built-in OpenAPI definitions (kubectl explain):
@@ -92,12 +94,21 @@ let goUp = null; // resolves once the Go instance serves (rejects when it could 
 // pages, ports (request ports), queued (requests before it was ready),
 // db (IndexedDB, null: memory only), startMillis, goMillis, resetting}
 const sandboxes = new Map();
+// each sandbox's IndexedDB database (worker-db.js): 'kubesandbox:<name>', the default one
+// 'kubesandbox' (worker.js?db=… names another); Go finds it through self.kubesandboxDBFor
+const dbs = kubesandboxWorkerDB({
+  durability: DURABILITY,
+  defaultName: PARAMS.get('db') || 'kubesandbox',
+  lookup: (name) => { const sb = sandboxes.get(name); return sb && sb.db; },
+});
+// the CEL engine (worker-cel.js): kubesandboxLoadCEL, kubesandboxCEL, … for Go
+const cel = kubesandboxWorkerCEL({ base: self.location.href, busy: (on) => busy(on) });
 
 function sandboxFor(name) {
   let sb = sandboxes.get(name);
   if (sb) { clearTimeout(sb.idle); return sb; }
   sb = { name, state: 'loading', failure: null, pages: new Set(), ports: new Set(), queued: [], db: null, startMillis: 0, goMillis: null, resetting: null };
-  if (DURABILITY !== 'memory' && self.indexedDB) sb.db = sandboxDB(name ? `kubesandbox:${name}` : PARAMS.get('db') || 'kubesandbox');
+  if (DURABILITY !== 'memory' && self.indexedDB) sb.db = dbs.open(name);
   sandboxes.set(name, sb);
   openSandbox(sb).catch(() => {}); // its state says how it went
   return sb;
@@ -338,7 +349,7 @@ function attachPage(page) {
     } else if (m.t === 'stats') {
       let live = 0;
       for (const p of mine().ports) live += p.__ksLive ? p.__ksLive.size : 0;
-      page.postMessage({ t: 'stats', memoryBytes: wasmMemory ? wasmMemory.buffer.byteLength : 0, served: nextGoId - 1, live, db: sb.db ? { ...sb.db.stats } : { ...NO_DB_STATS }, cel: celStatsMessage(), sandboxes: [...sandboxes.keys()] });
+      page.postMessage({ t: 'stats', memoryBytes: wasmMemory ? wasmMemory.buffer.byteLength : 0, served: nextGoId - 1, live, db: sb.db ? { ...sb.db.stats } : dbs.noStats(), cel: cel.stats(), sandboxes: [...sandboxes.keys()] });
     } else if (m.t === 'control') {
       control(mine(), m.op, m.arg).then(
         (result) => page.postMessage({ t: 'control', id: m.id, error: null, result: result === undefined ? null : result }),
@@ -382,7 +393,7 @@ async function control(sb, op, arg) {
     case 'reset': return reset(sb);
     case 'fault': if (sb.db) sb.db.fault = arg || null; return null;
     case 'cel': return goControl('cel', sb, arg); // one engine call through the core (tests)
-    case 'cel-url': celURL = arg ? new URL(arg, self.location.href).href : null; return null; // tests: a failing load
+    case 'cel-url': cel.setURL(arg); return null; // tests: a failing load
     default: throw new Error(`unknown operation ${op}`);
   }
 }
@@ -451,278 +462,10 @@ function endAll(sb, message, watchEvent) {
   }
 }
 
-// ---- CEL: two wasm programs, each loaded on the core's first call to it (wasm/cel.go) ----
-//
-// The engine of CRD validation rules and ValidatingAdmissionPolicies is Go
-// of its own (cel/cmd/wasm), in two parts: cel-crd.wasm (CheckCRD,
-// ValidateCustomResource) and cel-policy.wasm (CheckPolicy, Admit, TypeCheck), each
-// run as a Go instance of its own in this worker the first time the core
-// calls one of its methods — a sandbox without rules or policies never
-// downloads either, one with CRD rules alone never the policy half. The
-// core calls kubesandboxLoadCEL(method) and waits for the promise on a
-// goroutine; then it calls kubesandboxCEL(method, request) synchronously
-// (kubesandboxCELLoaded(method) tells whether that part runs). A failed
-// load rejects (the core's call fails with an InternalError) and the next
-// call loads again. Pages see the loads in stats: cel {state:
-// absent|loading|ready|failed, millis (fetch + compile + instantiate + Go
-// init), compileMillis, loaded, total, error, phases, firstCallMillis} of
-// the part loaded last, loads (of both), and parts {crd, policy} each with
-// those fields.
-
-const CEL_PARTS = {
-  crd: { file: 'cel-crd.wasm', methods: ['CheckCRD', 'ValidateCustomResource'] },
-  policy: { file: 'cel-policy.wasm', methods: ['CheckPolicy', 'Admit', 'TypeCheck'] },
-};
-let celURL = null; // tests ('cel-url'): every part loads from here (a failing load)
-const cel = {}; // part → {loading: the load in progress or done (null: not loaded, or failed), call, stats}
-for (const name of Object.keys(CEL_PARTS)) {
-  // phases: ms since the load began, at each step (performance marks
-  // 'cel:…'): fetch (response headers), download (last byte), compile
-  // (instantiated), main (Go's package init done), warm (the CEL
-  // environment built), ready. firstCallMillis: the first call after it.
-  cel[name] = { loading: null, call: null, stats: { state: 'absent', millis: 0, compileMillis: 0, loaded: 0, total: 0, loads: 0, error: null, phases: {}, firstCallMillis: null } };
-}
-let celLast = 'crd'; // the part whose load began last (stats().cel's own fields)
-let celQueue = Promise.resolve(); // loads run one after the other
-
-// celPart names the part serving method (an unknown method: the CRD part,
-// whose dispatcher answers it as unknown).
-function celPart(method) {
-  return CEL_PARTS.policy.methods.includes(String(method)) ? 'policy' : 'crd';
-}
-
-function celStatsMessage() {
-  const parts = {};
-  let loads = 0;
-  for (const [name, p] of Object.entries(cel)) { parts[name] = { ...p.stats }; loads += p.stats.loads; }
-  return { ...cel[celLast].stats, loads, parts };
-}
-
-self.kubesandboxCELLoaded = (method) => !!cel[celPart(method)].call;
-
-self.kubesandboxLoadCEL = (method) => {
-  const name = celPart(method);
-  const p = cel[name];
-  if (!p.loading) {
-    p.loading = loadCEL(name).catch((e) => {
-      p.loading = null;
-      p.stats.state = 'failed';
-      p.stats.error = String(e && e.message || e);
-      throw e;
-    });
-  }
-  return p.loading;
-};
-
-self.kubesandboxCEL = (method, request) => {
-  const name = celPart(method);
-  const p = cel[name];
-  if (!p.call) throw new Error(`cel: ${CEL_PARTS[name].file} is not running`);
-  busy(true);
-  const t = performance.now();
-  try { return p.call(method, request); } finally {
-    if (p.stats.firstCallMillis === null) p.stats.firstCallMillis = performance.now() - t;
-    busy(false);
-  }
-};
-
-// loadCEL loads one part after any load in progress (each start-up
-// holds this thread anyway, and sets the globals its Go calls back).
-function loadCEL(name) {
-  const run = celQueue.then(async () => {
-    const st = cel[name].stats;
-    const t0 = performance.now();
-    celLast = name;
-    Object.assign(st, { state: 'loading', loaded: 0, total: 0, error: null, phases: {}, firstCallMillis: null });
-    st.loads++;
-    // Compiling and instantiating the wasm and Go's start-up of it (the
-    // k8s.io packages' init, then the CEL environment) hold this thread for
-    // seconds, as can a call: the service worker must not take the silence
-    // for a dead worker (and retry a write in progress).
-    busy(true);
-    try {
-      await startCEL(name, t0);
-    } finally {
-      busy(false);
-    }
-  });
-  celQueue = run.catch(() => {});
-  return run;
-}
-
-async function startCEL(name, t0) {
-  const p = cel[name];
-  const st = p.stats;
-  const mark = (step) => { st.phases[step] = performance.now() - t0; performance.mark(`cel-${name}:${step}`); };
-  const url = celURL || new URL(CEL_PARTS[name].file, self.location.href).href;
-  performance.mark(`cel-${name}:start`);
-  const resp = await fetch(url);
-  if (!resp.ok) throw new Error(`fetching ${url}: HTTP ${resp.status}`);
-  mark('fetch');
-  const go = new self.Go();
-  // The response goes to the compiler as fetched: its URL (and the service
-  // worker's Cache Storage behind it) is what Chromium keys its compiled-code
-  // cache on, so a revisit skips most of the compile. A Response rebuilt
-  // around a counting stream (withProgress) has no URL: every load compiled
-  // from scratch. The bytes are counted on a clone instead.
-  countBytes(resp.clone(), (loaded, total) => {
-    Object.assign(st, { loaded, total });
-    mark('download');
-  });
-  const { instance } = await WebAssembly.instantiateStreaming(resp, go.importObject);
-  mark('compile');
-  st.compileMillis = performance.now() - t0;
-  // cel/cmd/wasm calls these: Go's package init is done (main runs), the
-  // CEL environment is built (warm), then ready(call) with its function
-  let call = null;
-  const ready = new Promise((resolve) => { self.kubesandboxCELReady = (fn) => { call = fn; resolve(); }; });
-  self.kubesandboxCELMark = (step) => mark(String(step));
-  const exited = go.run(instance).then(() => {
-    // it ended (a fatal error): the next call loads it again
-    p.call = null;
-    p.loading = null;
-    st.state = 'failed';
-    st.error = `${CEL_PARTS[name].file} exited`;
-    throw new Error(`${CEL_PARTS[name].file} exited before it was ready`);
-  });
-  exited.catch(() => {});
-  await Promise.race([ready, exited]);
-  if (typeof call !== 'function') throw new Error(`${CEL_PARTS[name].file} offered no function`);
-  mark('ready');
-  p.call = call;
-  st.millis = performance.now() - t0;
-  st.state = 'ready';
-}
-
-// countBytes reads a clone of a response to its end, telling report(loaded,
-// total) as the bytes arrive (total: the uncompressed length when known).
-async function countBytes(resp, report) {
-  const total = Number(resp.headers.get('X-Uncompressed-Length') ||
-    (resp.headers.get('Content-Encoding') ? 0 : resp.headers.get('Content-Length'))) || 0;
-  if (!resp.body) return;
-  const reader = resp.body.getReader();
-  let loaded = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      loaded += value.byteLength;
-    }
-  } catch (e) {
-    return; // the load itself reports the failure
-  }
-  report(loaded, total || loaded);
-}
-
 // busy tells the service worker's ports that this thread is (or no longer
 // is) held by synchronous Go work: it waits for answers instead of pinging.
 function busy(on) {
   for (const p of requestPorts) p.postMessage({ t: 'busy', on });
-}
-
-// ---- IndexedDB: the snapshot + event log behind each sandbox's Go store (wasm/idb.go) ----
-
-const NO_DB_STATS = { writes: 0, records: 0, snapshots: 0, millis: 0, failed: 0, loadMillis: 0, loadedRecords: 0 };
-
-// self.kubesandboxDBFor(sandbox): that sandbox's database (null: memory only).
-self.kubesandboxDBFor = (name) => {
-  const sb = sandboxes.get(String(name));
-  return sb && sb.db ? sb.db : null;
-};
-
-function txDone(tx) {
-  return new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onabort = () => reject(tx.error || new DOMException('the IndexedDB transaction was aborted', 'AbortError'));
-  });
-}
-
-// sandboxDB is one sandbox's database DB_NAME: its first load starts at
-// once (opening IndexedDB takes ~0.5 s), overlapping the wasm download and
-// compile; Go's first load() takes it. fault: a DOMException name every
-// write fails with (tests).
-function sandboxDB(DB_NAME) {
-  let dbOpen = null;
-  let preloaded = null;
-  const dbStats = { ...NO_DB_STATS };
-  function openDB() {
-    if (!dbOpen) {
-      dbOpen = new Promise((resolve, reject) => {
-        const req = indexedDB.open(DB_NAME, 1);
-        req.onupgradeneeded = () => {
-          req.result.createObjectStore('log'); // revision → record (Uint8Array)
-          req.result.createObjectStore('meta'); // 'snapshot' → {rev, data: Uint8Array}
-        };
-        req.onsuccess = () => resolve(req.result);
-        req.onerror = () => { dbOpen = null; reject(req.error); };
-        req.onblocked = () => { dbOpen = null; reject(new Error('IndexedDB is blocked by another connection')); };
-      });
-    }
-    return dbOpen;
-  }
-  const db = {
-    stats: dbStats,
-    fault: null,
-    load() {
-      const p = preloaded || this.read();
-      preloaded = null;
-      return p;
-    },
-    async read() {
-      const t0 = performance.now();
-      const idb = await openDB();
-      const tx = idb.transaction(['log', 'meta'], 'readonly');
-      const out = { snapshot: null, revs: [], records: [] };
-      tx.objectStore('meta').get('snapshot').onsuccess = (e) => { out.snapshot = e.target.result ? e.target.result.data : null; };
-      tx.objectStore('log').getAllKeys().onsuccess = (e) => { out.revs = e.target.result; };
-      tx.objectStore('log').getAll().onsuccess = (e) => { out.records = e.target.result; };
-      await txDone(tx);
-      dbStats.loadMillis = performance.now() - t0;
-      dbStats.loadedRecords = out.revs.length;
-      return out;
-    },
-    // write stores one group of records (and maybe a snapshot) atomically.
-    async write(revs, records, snapshot, snapRev) {
-      const t0 = performance.now();
-      const idb = await openDB();
-      const tx = idb.transaction(['log', 'meta'], 'readwrite', { durability: DURABILITY === 'relaxed' ? 'relaxed' : 'strict' });
-      const done = txDone(tx);
-      const log = tx.objectStore('log');
-      for (let i = 0; i < revs.length; i++) log.put(records[i], revs[i]);
-      if (snapshot) {
-        tx.objectStore('meta').put({ rev: snapRev, data: snapshot }, 'snapshot');
-        log.delete(IDBKeyRange.upperBound(snapRev));
-      }
-      if (db.fault) {
-        const name = db.fault;
-        tx.abort(); // nothing of the group is stored
-        await done.catch(() => {});
-        dbStats.failed++;
-        throw new DOMException(`simulated: the storage quota for this origin is used up (${name})`, name);
-      }
-      try {
-        await done;
-      } catch (e) {
-        dbStats.failed++;
-        throw e;
-      }
-      dbStats.writes++;
-      dbStats.records += revs.length;
-      if (snapshot) dbStats.snapshots++;
-      dbStats.millis += performance.now() - t0;
-    },
-    async clear() {
-      const idb = await openDB();
-      const tx = idb.transaction(['log', 'meta'], 'readwrite');
-      const done = txDone(tx);
-      tx.objectStore('log').clear();
-      tx.objectStore('meta').clear();
-      await done;
-    },
-  };
-  preloaded = db.read();
-  preloaded.catch(() => {}); // reported when Go asks for it
-  return db;
 }
 
 goUp = startGo();

@@ -68,7 +68,7 @@ after(async () => {
 });
 
 test('npm pack: the package has the runtime, the element, its CSS and types, and exports them', () => {
-  for (const f of ['package.json', 'sandbox.js', 'sandbox.d.ts', 'sw.js', 'sw-cache.js', 'worker.js', 'wasm_exec.js',
+  for (const f of ['package.json', 'sandbox.js', 'sandbox.d.ts', 'sw.js', 'sw-cache.js', 'worker.js', 'worker-db.js', 'worker-cel.js', 'wasm_exec.js',
     'kubesandbox.wasm', 'kubesandbox.wasm.br', 'kubesandbox.wasm.gz', 'kubesandbox.wasm.sha256', 'kubesandbox-docs.json',
     'cel-crd.wasm', 'cel-crd.wasm.br', 'cel-crd.wasm.gz', 'cel-crd.wasm.sha256',
     'cel-policy.wasm', 'cel-policy.wasm.br', 'cel-policy.wasm.gz', 'cel-policy.wasm.sha256',

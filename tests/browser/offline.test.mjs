@@ -58,7 +58,7 @@ async function waitCached(page) {
     const all = await cached(page);
     const runtime = Object.keys(all).find((k) => k.startsWith('kubesandbox-v1-runtime-'));
     const pages = (all['kubesandbox-v1-pages'] || []).map(([p]) => p);
-    if (runtime && all[runtime].length === 5 && ['/', ...loaded].every((p) => pages.includes(p))) return all;
+    if (runtime && all[runtime].length === 7 && ['/', ...loaded].every((p) => pages.includes(p))) return all;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('the runtime and page were not cached: ' + JSON.stringify(await cached(page)));
@@ -74,6 +74,8 @@ test('after one visit the playground loads and answers the API offline', async (
   assert.match(runtime, /^kubesandbox-v1-runtime-[0-9a-f]{16}$/, 'the runtime cache is named after its build');
   assert.deepEqual(Object.fromEntries(all[runtime]), {
     '/web/worker.js': 'text/javascript; charset=utf-8',
+    '/web/worker-db.js': 'text/javascript; charset=utf-8',
+    '/web/worker-cel.js': 'text/javascript; charset=utf-8',
     '/web/wasm_exec.js': 'text/javascript; charset=utf-8',
     '/web/kubesandbox.wasm': 'application/wasm',
     '/web/sandbox.js': 'text/javascript; charset=utf-8',
@@ -107,7 +109,7 @@ test('after one visit the playground loads and answers the API offline', async (
   assert.deepEqual(seen.filter((p) => API.test(p)), [], 'no API path reached the static server');
 
   // 3. Static server gone, every page closed: a new page starts a new Go core,
-  //    its worker.js, wasm_exec.js and kubesandbox.wasm all from the cache.
+  //    its worker.js (+ worker-db.js, worker-cel.js), wasm_exec.js and kubesandbox.wasm all from the cache.
   env.server.stop();
   await new Promise((r) => setTimeout(r, 300));
   await assert.rejects(fetch(env.server.url + '/'), 'the static server is stopped');

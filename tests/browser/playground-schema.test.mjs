@@ -72,6 +72,15 @@ before(async () => {
   await page.waitForFunction(() => document.body.classList.contains('ready'), null, { timeout: 2 * WAIT });
   kons = await page.evaluateHandle(() => window.playground.console);
   await page.evaluate(() => window.playground.welcome.hide()); // a first visit: greeted (playground-firstrun.test.mjs)
+  // when the completion list last opened (for takesKeys)
+  await page.evaluate(() => {
+    window.completionOpenedAt = null;
+    new MutationObserver(() => {
+      const open = document.querySelector('.cm-tooltip-autocomplete');
+      if (!open) window.completionOpenedAt = null;
+      else if (window.completionOpenedAt === null) window.completionOpenedAt = performance.now();
+    }).observe(document.body, { childList: true, subtree: true });
+  });
 });
 
 after(async () => {
@@ -84,13 +93,22 @@ const call = (page, method, path, body) => page.evaluate(async ([m, p, b]) => {
   return { status: r.status, body: await r.json() };
 }, [method, path, body]);
 
-// setBody puts text in the editor with the cursor at its end, focused.
-const setBody = (text, format = 'yaml') => page.evaluate(([k, t, f]) => {
-  document.querySelector(`.seg-group button:nth-child(${f === 'json' ? 2 : 1})`).click();
-  k.editor.value = t;
-  k.editor.view.dispatch({ selection: { anchor: t.length } });
-  k.editor.focus();
-}, [kons, text, format]);
+// setBody puts text in the editor with the cursor at its end, focused, in
+// the given format. The editor is emptied first: the format buttons convert
+// the body, and one that does not parse (a step that failed) keeps the old
+// format, which would fail every step after it.
+const setBody = async (text, format = 'yaml') => {
+  const pressed = await page.evaluate(([k, t, f]) => {
+    k.editor.value = '';
+    const button = document.querySelector(`.seg-group button:nth-child(${f === 'json' ? 2 : 1})`);
+    button.click();
+    k.editor.value = t;
+    k.editor.view.dispatch({ selection: { anchor: t.length } });
+    k.editor.focus();
+    return button.getAttribute('aria-pressed');
+  }, [kons, text, format]);
+  assert.equal(pressed, 'true', `the editor is in ${format}`);
+};
 
 const options = () => page.$$eval('.cm-tooltip-autocomplete li', (ls) => ls.map((l) => [l.querySelector('.cm-completionLabel').textContent, (l.querySelector('.cm-completionDetail') || {}).textContent || '']));
 
@@ -100,6 +118,17 @@ async function complete(text, typed, format = 'yaml') {
   await page.waitForSelector('.cm-tooltip-autocomplete li');
   return options();
 }
+
+// takesKeys waits until the open completion list takes Enter: CodeMirror
+// ignores keys for its interactionDelay (75 ms; waited here with a margin)
+// after the list opens, so that a key pressed just as it appears is not
+// taken for a choice (Enter then inserts a line break), and while a new
+// query is pending (the list is marked disabled).
+const takesKeys = () => page.waitForFunction(() => {
+  const list = document.querySelector('.cm-tooltip-autocomplete');
+  return list && !list.classList.contains('cm-tooltip-autocomplete-disabled') && window.completionOpenedAt !== null &&
+    performance.now() - window.completionOpenedAt > 85;
+});
 
 // hoverTip moves the mouse over the text at offset pos and returns the hover card's text.
 async function hoverTip(pos) {
@@ -160,6 +189,7 @@ test('completion: field names for the kind and the cursor\'s path, in YAML and J
   assert.deepEqual(found.slice(0, 2), [['image', 'string'], ['imagePullPolicy', 'string']]);
   assert.ok(found.every(([l]) => /i.*m.*a.*g/i.test(l)), JSON.stringify(found));
   await page.screenshot({ path: join(shots, 'schema-help.png') });
+  await takesKeys();
   await page.keyboard.press('Enter');
   const after = await page.evaluate((k) => k.editor.value, kons);
   assert.ok(after.endsWith('\n      - name: app\n        image: '), JSON.stringify(after.slice(-40)));
@@ -171,6 +201,7 @@ test('completion: field names for the kind and the cursor\'s path, in YAML and J
   assert.ok((await complete('apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  lab', 'e')).some(([l, d]) => l === 'labels' && d === 'map[string]string'));
   // JSON: the same schema through brackets
   assert.deepEqual((await complete('{"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"template": {"spec": {"restart', 'P', 'json')).map(([l]) => l), ['restartPolicy']);
+  await takesKeys();
   await page.keyboard.press('Enter');
   assert.match(await page.evaluate((k) => k.editor.value, kons), /"restartPolicy": $/);
   // a PATCH body has no kind: the path's kind

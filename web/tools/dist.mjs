@@ -5,7 +5,7 @@
 //   node web/tools/dist.mjs [BIN_WEB=bin/web] [OUT=dist] [--no-kubectl]
 //
 // dist/kubesandbox/: sandbox.js (createSandbox), sw.js + sw-cache.js,
-// worker.js, wasm_exec.js, kubesandbox.wasm (+ .br, .gz, .sha256),
+// worker.js (+ worker-db.js, worker-cel.js), wasm_exec.js, kubesandbox.wasm (+ .br, .gz, .sha256),
 // kubesandbox-docs.json (the OpenAPI descriptions, fetched by the worker
 // on the first OpenAPI request),
 // cel-crd.wasm and cel-policy.wasm (+ .br, .gz, .sha256: the CEL engine's
@@ -33,7 +33,7 @@ rmSync(out, { recursive: true, force: true });
 rmSync(outKubectl, { recursive: true, force: true });
 mkdirSync(join(out, 'scenarios'), { recursive: true });
 
-const RUNTIME = ['sandbox.js', 'sw.js', 'sw-cache.js', 'worker.js', 'wasm_exec.js',
+const RUNTIME = ['sandbox.js', 'sw.js', 'sw-cache.js', 'worker.js', 'worker-db.js', 'worker-cel.js', 'wasm_exec.js',
   'kubesandbox.wasm', 'kubesandbox.wasm.br', 'kubesandbox.wasm.gz', 'kubesandbox.wasm.sha256', 'kubesandbox-docs.json',
   // the CEL engine: loaded by worker.js the first time a CRD validation
   // rule or a ValidatingAdmissionPolicy exists (never on install)

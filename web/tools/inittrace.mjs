@@ -61,7 +61,7 @@ async function child(file, warm) {
   const goroot = spawnSync('go', ['env', 'GOROOT'], { encoding: 'utf8' }).stdout.trim();
   await import(pathToFileURL(goroot + '/lib/wasm/wasm_exec.js'));
   const mod = await WebAssembly.compile(readFileSync(file));
-  // the IndexedDB interface of web/worker.js, empty (a first visit)
+  // the IndexedDB interface of web/worker-db.js, empty (a first visit)
   globalThis.kubesandboxDBFor = () => ({
     async load() { return { snapshot: null, revs: [], records: [] }; },
     async write() {},

@@ -8,7 +8,7 @@
 //
 // Per process: WebAssembly.compile once, then
 //   first visit  a Go instance over an empty in-memory kubesandboxDB (the
-//                IndexedDB interface of web/worker.js): go.run → ready and
+//                IndexedDB interface of web/worker-db.js): go.run → ready and
 //                the first answer (GET /version), wall and CPU;
 //   (then `--objects` ConfigMaps are created and the instance shut down;
 //   with `--copies N`, N more are stored without the API: one is created
@@ -68,7 +68,7 @@ async function child(file, objects, copies) {
   const mod = await WebAssembly.compile(readFileSync(file));
   const out = { 'compile (wall)': performance.now() - t0, 'compile (CPU)': cpu() - c0 };
 
-  // the IndexedDB interface of web/worker.js, in memory
+  // the IndexedDB interface of web/worker-db.js, in memory
   const db = { log: new Map(), snapshot: null };
   const idb = {
     async load() {

@@ -3,7 +3,7 @@
 // Command wasm is the CEL engine (cel/engine) for the browser, in two
 // parts: cel-crd.wasm (CRD validation rules, cel/crd: the default build,
 // part_crd.go) and cel-policy.wasm (ValidatingAdmissionPolicies,
-// cel/policy: -tags celpolicy, part_policy.go). web/worker.js loads each
+// cel/policy: -tags celpolicy, part_policy.go). web/worker-cel.js loads each
 // into the SharedWorker that runs the core the first time the core calls
 // one of its methods (a CRD with x-kubernetes-validations, a
 // ValidatingAdmissionPolicy), so a page with CRD rules alone never

@@ -12,7 +12,7 @@ import (
 // client-go): a page whose only rules are in CRD schemas downloads,
 // compiles and starts half the code.
 // crdPart is the CRD rules; the policy methods belong to cel-policy.wasm
-// (web/worker.js routes them there: reaching this is a routing bug).
+// (web/worker-cel.js routes them there: reaching this is a routing bug).
 type crdPart struct{ *crd.Rules }
 
 func (crdPart) CheckPolicy(cel.CheckPolicyRequest) ([]cel.Cause, error) {

@@ -10,7 +10,7 @@ import (
 // The policy part (cel-policy.wasm, -tags celpolicy):
 // ValidatingAdmissionPolicies alone, loaded the first time a policy exists.
 // policyPart is the admission policies; the CRD methods belong to
-// cel-crd.wasm (web/worker.js routes them there).
+// cel-crd.wasm (web/worker-cel.js routes them there).
 type policyPart struct{ *policy.Engine }
 
 func (policyPart) CheckCRD(cel.CheckCRDRequest) ([]cel.Cause, error) {
