@@ -12,6 +12,9 @@ import (
 
 // Decode parses one JSON value. Trailing data is an error.
 func Decode(b []byte) (any, error) {
+	if v, ok := fastDecode(b); ok {
+		return v, nil
+	}
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
 	var v any
