@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -90,6 +91,81 @@ func BenchmarkDecodeEncodingJSON(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		if _, err := stdDecode(benchBody); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// stdMarshal is Marshal without the fast path.
+func stdMarshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// TestFastMarshalIsMarshal: Marshal (its fast path first) writes the
+// bytes encoding/json writes, or fails as it fails, for decoded JSON and
+// for values decoding never makes.
+func TestFastMarshalIsMarshal(t *testing.T) {
+	values := map[string]any{
+		"floats":       []any{0.0, -0.0, 1e-7, 1e-6, 123456789.125, 1e20, 1e21, -2.5e-300, 3.0, 0.1},
+		"ints":         []any{int64(-1), int64(9223372036854775807), 7},
+		"nil map":      map[string]any(nil),
+		"nil slice":    []any(nil),
+		"nested nil":   map[string]any{"a": nil, "b": []any(nil), "c": map[string]any(nil)},
+		"strings":      []any{"<&>", "a\"b\\c", "\u2028\u2029", "tab\there\x01\x7f", "é✓", "\xff\xfe", ""},
+		"keys":         map[string]any{"z": 1, "a<": 2, "é": 3, "\n": 4, "A": 5},
+		"other types":  map[string]any{"n": json.Number("12"), "s": []string{"x"}, "m": map[string]string{"k": "v"}, "i32": int32(4)},
+		"NaN":          math.NaN(),
+		"Inf in a map": map[string]any{"x": math.Inf(1)},
+		"bool":         []any{true, false},
+	}
+	for name, v := range values {
+		t.Run(name, func(t *testing.T) { sameMarshal(t, v) })
+	}
+	for _, in := range fastSamples {
+		if v, err := Decode([]byte(in)); err == nil {
+			t.Run("decoded "+in, func(t *testing.T) { sameMarshal(t, v) })
+		}
+	}
+}
+
+func FuzzFastMarshalIsMarshal(f *testing.F) {
+	for _, in := range fastSamples {
+		f.Add([]byte(in))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if v, err := Decode(b); err == nil {
+			sameMarshal(t, v)
+		}
+	})
+}
+
+func sameMarshal(t *testing.T, v any) {
+	got, gotErr := Marshal(v)
+	want, wantErr := stdMarshal(v)
+	if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() || !bytes.Equal(got, want) {
+		t.Fatalf("%#v: %s, %v; encoding/json: %s, %v", v, got, gotErr, want, wantErr)
+	}
+}
+
+// BenchmarkMarshal / BenchmarkMarshalEncodingJSON: the fast path against
+// encoding/json on the decoded benchmark body (compare within one run).
+func BenchmarkMarshal(b *testing.B)             { benchMarshal(b, Marshal) }
+func BenchmarkMarshalEncodingJSON(b *testing.B) { benchMarshal(b, stdMarshal) }
+
+func benchMarshal(b *testing.B, marshal func(any) ([]byte, error)) {
+	v, err := Decode(benchBody)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := marshal(v); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -94,6 +94,9 @@ func CopyObject(m map[string]any) map[string]any {
 
 // Marshal encodes v compactly without HTML escaping.
 func Marshal(v any) ([]byte, error) {
+	if b, ok := fastMarshal(v); ok {
+		return b, nil
+	}
 	var b bytes.Buffer
 	e := json.NewEncoder(&b)
 	e.SetEscapeHTML(false)
