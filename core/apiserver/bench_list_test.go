@@ -85,3 +85,22 @@ func (w *discardWriter) Write(p []byte) (int, error) {
 	w.n += len(p)
 	return len(p), nil
 }
+
+// BenchmarkCreateCPU: BenchmarkCreate's creates with the process's CPU
+// per create (cpu-ns/op) and allocations, for before/after comparisons
+// on a loaded machine.
+func BenchmarkCreateCPU(b *testing.B) {
+	s := New(Options{})
+	bodies := make([][]byte, b.N)
+	for i := range bodies {
+		bodies[i] = benchBody(i)
+	}
+	b.ReportAllocs()
+	cpu0 := processCPU()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		serve(b, s, "POST", cmPath, bodies[i], 201)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+}
