@@ -1,3 +1,5 @@
+//go:build !js
+
 package jsonx
 
 import (
@@ -16,7 +18,8 @@ import (
 // then hands to encoding/json. The bytes are encoding/json's with HTML
 // escaping off: keys sorted, nil maps and slices null, floats in its 'f'
 // / 'e' choice, strings that need escaping escaped by encoding/json
-// itself (FuzzFastMarshalIsMarshal).
+// itself (FuzzFastMarshalIsMarshal). Native only (fastmarshal_js.go):
+// the browser's build keeps encoding/json's path, within its size budget.
 func fastMarshal(v any) ([]byte, bool) {
 	sp := scratch.Get().(*[]byte)
 	b, ok := appendValue((*sp)[:0], v, 0)

@@ -234,7 +234,7 @@ func encodeManaged(m Managed) ([]any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error encoding versioned set for %v: error encoding set: %v", id, err)
 		}
-		if e.FieldsV1, err = decodeFieldsV1(raw); err != nil {
+		if e.FieldsV1, err = jsonx.Decode(raw); err != nil {
 			return nil, err
 		}
 		if t, ok := m.Times[id]; ok {
