@@ -24,7 +24,19 @@ func (q *request) writeRawList(kvs []store.KV, lm map[string]any) error {
 	if err != nil {
 		return err
 	}
-	b := make([]byte, 0, 64+len(meta)+len(kvs)*(len(first(kvs))+1))
+	var cuts []typeMetaCut
+	n := 64 + len(meta) + len(kvs)
+	if q.res.CRD {
+		for _, kv := range kvs {
+			n += len(kv.Value)
+		}
+	} else {
+		cuts = q.typeMetaCuts(kvs)
+		for i, c := range cuts {
+			n += c.size(kvs[i].Value)
+		}
+	}
+	b := make([]byte, 0, n)
 	b = append(b, `{"apiVersion":"`...)
 	b = append(b, q.res.GroupVersion()...)
 	b = append(b, `","items":[`...)
@@ -35,7 +47,7 @@ func (q *request) writeRawList(kvs []store.KV, lm map[string]any) error {
 		if q.res.CRD {
 			b = append(b, kv.Value...)
 		} else {
-			b = appendWithoutTypeMeta(b, kv.Value)
+			b = cuts[i].append(b, kv.Value)
 		}
 	}
 	b = append(b, `],"kind":"`...)
@@ -50,6 +62,37 @@ func (q *request) writeRawList(kvs []store.KV, lm map[string]any) error {
 	q.w.WriteHeader(http.StatusOK)
 	_, err = q.w.Write(b)
 	return err
+}
+
+// typeMetaCuts is the typeMetaCut of each stored object, kept in the
+// encode cache (nil schema) when finding it means scanning members before
+// "kind" — a ConfigMap's or Secret's data, a whole Event — and found now
+// when "kind" follows "apiVersion".
+func (q *request) typeMetaCuts(kvs []store.KV) []typeMetaCut {
+	es := make([]encoded, len(kvs))
+	q.s.encoded.getAll(nil, kvs, es)
+	cuts := make([]typeMetaCut, len(kvs))
+	gv := q.res.GroupVersion()
+	for i, kv := range kvs {
+		switch {
+		case es[i].cut.runs > 0 || es[i].cut.raw:
+			cuts[i] = es[i].cut
+		case kindSecond(kv.Value, gv):
+			cuts[i] = cutTypeMeta(kv.Value)
+		default:
+			cuts[i] = cutTypeMeta(kv.Value)
+			q.s.encoded.put(keyOf(nil, kv), encoded{cut: cuts[i]})
+		}
+	}
+	return cuts
+}
+
+// kindSecond reports a stored object whose members begin with apiVersion
+// gv and then "kind" (a Pod, a Deployment …): its cut is found at once.
+func kindSecond(obj []byte, gv string) bool {
+	const p = `{"apiVersion":"`
+	n := len(p) + len(gv)
+	return hasAPIVersion(obj, gv) && len(obj) > n+9 && string(obj[n+1:n+9]) == `,"kind":`
 }
 
 func first(kvs []store.KV) []byte {
@@ -67,53 +110,116 @@ func first(kvs []store.KV) []byte {
 func withoutTypeMeta(obj []byte) []byte { return appendWithoutTypeMeta(nil, obj) }
 
 // appendWithoutTypeMeta appends withoutTypeMeta(obj) to dst.
-func appendWithoutTypeMeta(dst, obj []byte) []byte {
-	if len(obj) < 2 || obj[0] != '{' {
-		return append(dst, obj...)
+func appendWithoutTypeMeta(dst, obj []byte) []byte { return cutTypeMeta(obj).append(dst, obj) }
+
+// typeMetaCut says where withoutTypeMeta(obj)'s bytes lie in obj: "{",
+// then up to three runs of obj's kept members (each run a stretch of obj
+// from one kept member to the last before a dropped one, commas
+// included) joined by ",", then "}" unless the last run already holds
+// it; raw: obj itself. Example: for
+//
+//	{"apiVersion":"v1","data":{"a":"b"},"kind":"ConfigMap","metadata":{}}
+//
+// the runs are `"data":{"a":"b"}` and `"metadata":{}` (the second runs to
+// the end of obj, the closing brace included, as the rest after both
+// dropped members is not scanned).
+type typeMetaCut struct {
+	raw      bool
+	closed   bool // the last run ends with obj's closing brace
+	runs     uint8
+	from, to [3]int32
+}
+
+func cutTypeMeta(obj []byte) typeMetaCut {
+	raw := typeMetaCut{raw: true}
+	if len(obj) < 2 || obj[0] != '{' || len(obj) > 1<<31-1 {
+		return raw
 	}
-	base := len(dst)
-	out := append(dst, '{')
+	var c typeMetaCut
 	i, n := 1, len(obj)
-	firstMember := true
+	open := false // a run of kept members is open: from[runs] set
 	dropped := 0
 	for i < n && obj[i] != '}' {
 		if dropped == 2 { // the rest: members after the last one dropped
-			if !firstMember {
-				out = append(out, ',')
-			}
-			return append(out, obj[i:]...)
+			c.from[c.runs], c.to[c.runs] = int32(i), int32(n)
+			c.runs++
+			c.closed = true
+			return c
 		}
 		start := i
 		if obj[i] != '"' {
-			return append(dst[:base], obj...)
+			return raw
 		}
 		keyEnd := jsonx.SkipValue(obj, i)
 		if keyEnd < 0 || keyEnd >= n || obj[keyEnd] != ':' {
-			return append(dst[:base], obj...)
+			return raw
 		}
 		key := obj[start:keyEnd]
 		valEnd := jsonx.SkipValue(obj, keyEnd+1)
 		if valEnd < 0 {
-			return append(dst[:base], obj...)
+			return raw
 		}
 		if !bytes.Equal(key, []byte(`"apiVersion"`)) && !bytes.Equal(key, []byte(`"kind"`)) {
-			if !firstMember {
-				out = append(out, ',')
+			if !open {
+				c.from[c.runs] = int32(start)
+				open = true
 			}
-			out = append(out, obj[start:valEnd]...)
-			firstMember = false
+			c.to[c.runs] = int32(valEnd)
 		} else {
+			if open {
+				c.runs++
+				open = false
+			}
 			dropped++
 		}
 		i = valEnd
 		if i < n && obj[i] == ',' {
 			i++
 		} else if i < n && obj[i] != '}' {
-			return append(dst[:base], obj...) // `{"a":1"b":2}`: not a member list
+			return raw // `{"a":1"b":2}`: not a member list
 		}
 	}
 	if i != n-1 {
-		return append(dst[:base], obj...) // unterminated, or something after the object
+		return raw // unterminated, or something after the object
 	}
-	return append(out, '}')
+	if open {
+		c.runs++
+	}
+	return c
+}
+
+// append appends the object obj without its type meta to dst.
+func (c typeMetaCut) append(dst, obj []byte) []byte {
+	if c.raw {
+		return append(dst, obj...)
+	}
+	dst = append(dst, '{')
+	for r := 0; r < int(c.runs); r++ {
+		if r > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, obj[c.from[r]:c.to[r]]...)
+	}
+	if !c.closed {
+		dst = append(dst, '}')
+	}
+	return dst
+}
+
+// size is len(c.append(nil, obj)).
+func (c typeMetaCut) size(obj []byte) int {
+	if c.raw {
+		return len(obj)
+	}
+	n := 1 + int(c.runs)
+	if c.runs > 0 {
+		n--
+	}
+	for r := 0; r < int(c.runs); r++ {
+		n += int(c.to[r] - c.from[r])
+	}
+	if !c.closed {
+		n++
+	}
+	return n
 }

@@ -1,9 +1,12 @@
 package apiserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/kubesandbox/kubesandbox/core/jsonx"
 )
 
 func TestWithoutTypeMeta(t *testing.T) {
@@ -25,6 +28,7 @@ func TestWithoutTypeMeta(t *testing.T) {
 		{"key not a string", `{"kind":"K",a:1}`, `{"kind":"K",a:1}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			sameAsScan(t, []byte(tc.in))
 			if got := string(withoutTypeMeta([]byte(tc.in))); got != tc.want {
 				t.Fatalf("got %s, want %s", got, tc.want)
 			}
@@ -39,11 +43,12 @@ func FuzzWithoutTypeMeta(f *testing.F) {
 	f.Add([]byte(`{"a":[{"kind":1}],"kind":"x"}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var in map[string]any
+		sameAsScan(t, b)
 		if json.Unmarshal(b, &in) != nil {
-			withoutTypeMeta(b) // must not panic
 			return
 		}
 		compact, _ := json.Marshal(in) // our stored form: compact, sorted
+		sameAsScan(t, compact)
 		var got map[string]any
 		if err := json.Unmarshal(withoutTypeMeta(compact), &got); err != nil {
 			t.Fatalf("invalid output for %s: %v", compact, err)
@@ -54,4 +59,73 @@ func FuzzWithoutTypeMeta(f *testing.F) {
 			t.Fatalf("got %v, want %v", got, in)
 		}
 	})
+}
+
+// sameAsScan checks typeMetaCut against the member scan lists copied
+// before the cut was kept (refAppendWithoutTypeMeta): the same bytes, and
+// size says their length.
+func sameAsScan(t *testing.T, b []byte) {
+	t.Helper()
+	want := refAppendWithoutTypeMeta(nil, b)
+	c := cutTypeMeta(b)
+	if got := c.append([]byte("x"), b); !bytes.Equal(got[1:], want) {
+		t.Fatalf("%s: cut gives %s, the scan %s", b, got[1:], want)
+	}
+	if c.size(b) != len(want) {
+		t.Fatalf("%s: size %d, want %d", b, c.size(b), len(want))
+	}
+}
+
+// refAppendWithoutTypeMeta is appendWithoutTypeMeta as it was before
+// typeMetaCut (one scan, copying as it went): the reference the fuzz
+// compares with.
+func refAppendWithoutTypeMeta(dst, obj []byte) []byte {
+	if len(obj) < 2 || obj[0] != '{' {
+		return append(dst, obj...)
+	}
+	base := len(dst)
+	out := append(dst, '{')
+	i, n := 1, len(obj)
+	firstMember := true
+	dropped := 0
+	for i < n && obj[i] != '}' {
+		if dropped == 2 { // the rest: members after the last one dropped
+			if !firstMember {
+				out = append(out, ',')
+			}
+			return append(out, obj[i:]...)
+		}
+		start := i
+		if obj[i] != '"' {
+			return append(dst[:base], obj...)
+		}
+		keyEnd := jsonx.SkipValue(obj, i)
+		if keyEnd < 0 || keyEnd >= n || obj[keyEnd] != ':' {
+			return append(dst[:base], obj...)
+		}
+		key := obj[start:keyEnd]
+		valEnd := jsonx.SkipValue(obj, keyEnd+1)
+		if valEnd < 0 {
+			return append(dst[:base], obj...)
+		}
+		if !bytes.Equal(key, []byte(`"apiVersion"`)) && !bytes.Equal(key, []byte(`"kind"`)) {
+			if !firstMember {
+				out = append(out, ',')
+			}
+			out = append(out, obj[start:valEnd]...)
+			firstMember = false
+		} else {
+			dropped++
+		}
+		i = valEnd
+		if i < n && obj[i] == ',' {
+			i++
+		} else if i < n && obj[i] != '}' {
+			return append(dst[:base], obj...) // `{"a":1"b":2}`: not a member list
+		}
+	}
+	if i != n-1 {
+		return append(dst[:base], obj...) // unterminated, or something after the object
+	}
+	return append(out, '}')
 }

@@ -1,9 +1,7 @@
 package apiserver
 
 import (
-	"hash/maphash"
 	"net/http"
-	"sync"
 
 	"github.com/kubesandbox/kubesandbox/core/protobuf"
 	"github.com/kubesandbox/kubesandbox/core/schema"
@@ -82,13 +80,18 @@ func hasAPIVersion(obj []byte, gv string) bool {
 // objects' cached messages; false (nothing written) when an item does not
 // encode, so that the decoding path answers with its error.
 func (q *request) writeProtoList(kvs []store.KV, lm map[string]any) (bool, error) {
+	es := make([]encoded, len(kvs))
+	q.s.encoded.getAll(q.out.proto, kvs, es)
 	items := make([][]byte, len(kvs))
 	for i, kv := range kvs {
-		e, err := q.storedMessage(kv, q.out.proto)
-		if err != nil {
-			return false, nil
+		if es[i].msg == nil {
+			e, err := q.storedMessage(kv, q.out.proto)
+			if err != nil {
+				return false, nil
+			}
+			es[i] = e
 		}
-		items[i] = e.msg
+		items[i] = es[i].msg
 	}
 	b, err := protobuf.EncodeList(q.res.GroupVersion(), q.res.ListKind, lm, items, q.out.proto)
 	if err != nil {
@@ -112,10 +115,19 @@ func (q *request) writeBody(code int, ct string, b []byte) error {
 // storedMessage is the protobuf message (no envelope) of a stored object
 // of schema s, from the cache or encoded now and kept.
 func (q *request) storedMessage(kv store.KV, s *schema.Schema) (encoded, error) {
-	k := encodedKey{s: s, key: kv.Key, rev: kv.ModRev, sum: maphash.Bytes(encodedSeed, kv.Value)}
+	k := keyOf(s, kv)
 	if e, ok := q.s.encoded.get(k); ok {
 		return e, nil
 	}
+	e, err := q.encodeStored(kv, s)
+	if err == nil {
+		q.s.encoded.put(k, e)
+	}
+	return e, err
+}
+
+// encodeStored encodes a stored object's protobuf message.
+func (q *request) encodeStored(kv store.KV, s *schema.Schema) (encoded, error) {
 	obj, err := q.decodeStored(kv)
 	if err != nil {
 		return encoded{}, err
@@ -125,54 +137,5 @@ func (q *request) storedMessage(kv store.KV, s *schema.Schema) (encoded, error) 
 		return encoded{}, err
 	}
 	kind, _ := obj["kind"].(string)
-	e := encoded{msg: msg, kind: kind}
-	q.s.encoded.put(k, e)
-	return e, nil
-}
-
-// encodedKey names one stored version of an object in one schema; the
-// hash of the stored bytes makes a key and revision that come back with
-// other content (a restore, a reset) a different entry.
-type encodedKey struct {
-	s   *schema.Schema
-	key string
-	rev store.Revision
-	sum uint64
-}
-
-type encoded struct {
-	msg  []byte
-	kind string
-}
-
-var encodedSeed = maphash.MakeSeed()
-
-// encodeCache holds protobuf messages of stored objects, up to
-// encodeCacheBytes (encodecache_js.go / encodecache_other.go); when full
-// it is emptied and fills again with what is read next.
-type encodeCache struct {
-	mu    sync.Mutex
-	m     map[encodedKey]encoded
-	bytes int
-}
-
-func (c *encodeCache) get(k encodedKey) (encoded, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.m[k]
-	return e, ok
-}
-
-func (c *encodeCache) put(k encodedKey, e encoded) {
-	size := len(e.msg) + len(k.key) + len(e.kind) + 96 // the entry and the map's share
-	if size > encodeCacheBytes/8 {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || c.bytes+size > encodeCacheBytes {
-		c.m, c.bytes = map[encodedKey]encoded{}, 0
-	}
-	c.m[k] = e
-	c.bytes += size
+	return encoded{msg: msg, kind: kind}, nil
 }

@@ -74,9 +74,11 @@ func TestStoredReadsEqualDecodedReads(t *testing.T) {
 			t.Fatalf("PUT: %d %v", code, out)
 		}
 		for _, p := range []string{"/api/v1/namespaces/team/configmaps/cfg", "/api/v1/namespaces/team/configmaps"} {
-			check(t, p, pb)
-			if w := read(p, pb, false); !bytes.Contains(w.Body.Bytes(), []byte("changed")) {
-				t.Errorf("%s: the old version answered: %q", p, w.Body.Bytes())
+			for _, accept := range []string{pb, "application/json"} {
+				check(t, p, accept)
+				if w := read(p, accept, false); !bytes.Contains(w.Body.Bytes(), []byte("changed")) {
+					t.Errorf("%s %s: the old version answered: %q", p, accept, w.Body.Bytes())
+				}
 			}
 		}
 	})

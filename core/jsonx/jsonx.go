@@ -12,6 +12,9 @@ import (
 
 // Decode parses one JSON value. Trailing data is an error.
 func Decode(b []byte) (any, error) {
+	if v, ok := fastDecode(b); ok {
+		return v, nil
+	}
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
 	var v any
@@ -91,6 +94,9 @@ func CopyObject(m map[string]any) map[string]any {
 
 // Marshal encodes v compactly without HTML escaping.
 func Marshal(v any) ([]byte, error) {
+	if b, ok := fastMarshal(v); ok {
+		return b, nil
+	}
 	var b bytes.Buffer
 	e := json.NewEncoder(&b)
 	e.SetEscapeHTML(false)

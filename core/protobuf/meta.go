@@ -2,7 +2,7 @@ package protobuf
 
 import (
 	_ "embed"
-	"encoding/binary"
+	"math/bits"
 	"strings"
 	"sync"
 
@@ -172,5 +172,8 @@ func EncodeList(apiVersion, kind string, listMeta map[string]any, items [][]byte
 
 // bytesSize is the length of field num holding l bytes.
 func bytesSize(num, l int) int {
-	return len(binary.AppendUvarint(binary.AppendUvarint(nil, uint64(num<<3|wireBytes)), uint64(l))) + l
+	return uvarintLen(uint64(num<<3|wireBytes)) + uvarintLen(uint64(l)) + l
 }
+
+// uvarintLen is len(binary.AppendUvarint(nil, x)), without the slice.
+func uvarintLen(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }

@@ -154,11 +154,25 @@ func (s *Store) checkRev(rev Revision) error {
 
 // at returns the version of key visible at rev (rev > 0).
 func at(vs []version, rev Revision) (version, bool) {
-	i := sort.Search(len(vs), func(i int) bool { return vs[i].rev > rev }) - 1
+	i := len(vs) - 1 // most reads ask for the newest version: no search
+	if i >= 0 && vs[i].rev > rev {
+		i = sort.Search(i, func(i int) bool { return vs[i].rev > rev }) - 1
+	}
 	if i < 0 || vs[i].deleted {
 		return version{}, false
 	}
 	return vs[i], true
+}
+
+// prefixEnd is the least string above every string with prefix p; false
+// when there is none (p empty or all 0xff bytes).
+func prefixEnd(p string) (string, bool) {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] != 0xff {
+			return p[:i] + string([]byte{p[i] + 1}), true
+		}
+	}
+	return "", false
 }
 
 // Get reads key at rev (0 = latest).
@@ -197,6 +211,18 @@ func (s *Store) List(prefix, from string, rev Revision, filter func(KV) bool, li
 		start = from
 	}
 	i := sort.SearchStrings(s.keys, start)
+	if limit <= 0 || limit > 64 { // sized once: the keys under prefix from i on bound the answer
+		n := len(s.keys) - i
+		if end, ok := prefixEnd(prefix); ok {
+			n = sort.SearchStrings(s.keys[i:], end)
+		}
+		if limit > 0 && n > limit {
+			n = limit
+		}
+		if n > 0 {
+			kvs = make([]KV, 0, n)
+		}
+	}
 	for ; i < len(s.keys); i++ {
 		k := s.keys[i]
 		if len(k) < len(prefix) || k[:len(prefix)] != prefix {

@@ -470,3 +470,23 @@ func TestWaitForRev(t *testing.T) {
 		t.Errorf("err = %v, want DeadlineExceeded", err)
 	}
 }
+
+func TestPrefixEnd(t *testing.T) {
+	for _, tc := range []struct {
+		name, p, want string
+		ok            bool
+	}{
+		{"a key prefix", "/registry/configmaps/default/", "/registry/configmaps/default0", true},
+		{"a high byte", "a\x7f", "a\x80", true},
+		{"trailing 0xff bytes carry", "a\xff\xff", "b", true},
+		{"all 0xff", "\xff\xff", "", false},
+		{"empty", "", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := prefixEnd(tc.p)
+			if got != tc.want || ok != tc.ok {
+				t.Fatalf("prefixEnd(%q) = %q, %v; want %q, %v", tc.p, got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}
