@@ -180,11 +180,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveHealth(w, r)
 		return
 	case path == "/api" || path == "/api/":
+		w, done := compressible(w, r)
+		defer done()
 		if !s.serveAggregatedDiscovery(w, r, true) {
 			s.serveAPIVersions(w, r)
 		}
 		return
 	case path == "/apis" || path == "/apis/":
+		w, done := compressible(w, r)
+		defer done()
 		if !s.serveAggregatedDiscovery(w, r, false) {
 			s.serveAPIGroupList(w, r)
 		}
@@ -198,6 +202,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		s.serveNotFoundIndex(w, r)
 		return
+	}
+	if ri.verb != "watch" { // an answer, not a stream: gzipped natively when large
+		var done func()
+		w, done = compressible(w, r)
+		defer done()
 	}
 	switch {
 	case ri.groupOnly:
