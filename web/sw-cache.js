@@ -36,6 +36,9 @@ function kubesandboxOfflineCache({ isAPI, runtime = self.location.href }) {
   const LAZY = Object.fromEntries(['kubectl', 'cel-crd', 'cel-policy'].map((n) => [n, new URL(n + '.wasm', runtime).href]));
   const LAZY_SUMS = Object.values(LAZY).map((u) => u + '.sha256');
   const WARM_AT_ONCE = 6; // files warm fetches at a time (a browser's connections per host)
+  // hrefs the server answered with an error status (a string in a script
+  // that only looked like a path): later warms of this worker's life skip them
+  const refused = new Set();
   let runtimeName = null; // the current runtime cache
   let refreshing = null;
   let refreshedAt = 0;
@@ -77,7 +80,9 @@ function kubesandboxOfflineCache({ isAPI, runtime = self.location.href }) {
 
   // warm stores pages not yet in the pages cache and, transitively, the
   // same-origin files they name: src="…" / href="…" in HTML and CSS url(…),
-  // import … from '…' / import('…') in scripts (at most 200 files). E.g.
+  // import … from '…' / import('…') in scripts (at most 200 files; a
+  // reference is a quoted path without spaces, braces, parentheses or $, so
+  // code such as el.href = `${base}/x` is not taken for a file). E.g.
   // / → css/playground.css, js/app.js → js/dom.js, …. A file already
   // stored (the page fetched it through this worker) is not fetched
   // again, but what it names is still followed: a module a tab imports
@@ -97,13 +102,15 @@ function kubesandboxOfflineCache({ isAPI, runtime = self.location.href }) {
     const visit = async (href) => {
       let res = await cache.match(href, { ignoreVary: true });
       if (!res) {
+        if (refused.has(href)) return;
         res = await fetch(href, { cache: 'no-cache' }).catch(() => null);
+        if (res && !res.ok) refused.add(href);
         if (!res || !res.ok || res.redirected) return;
         await cache.put(href, res.clone());
       }
       const type = res.headers.get('Content-Type') || '';
       const text = /html|javascript|css/.test(type) ? await res.text() : '';
-      const refs = /(?:src|href)\s*=\s*["']([^"'#]+)|url\(\s*["']?([^"')#]+)|(?:\bfrom|\bimport\s*\(?)\s*["']([^"']+)["']/g;
+      const refs = /(?:src|href)\s*=\s*["']([^"'#\s<>{}()$`,]+)["'#]|url\(\s*["']?([^"')#\s<>{}($`,]+)|(?:\bfrom|\bimport\s*\(?)\s*["']([^"'\s<>{}()$`,]+)["']/g;
       for (const m of text.matchAll(refs)) {
         const ref = m[1] || m[2] || m[3];
         let u;

@@ -516,7 +516,7 @@ test('offline after the first visit: the playground and the docs page still load
 // pages: what they name in src=/href=, url(…) and import statements,
 // transitively (API paths and the runtime's folder excepted).
 async function reachable(origin, pages) {
-  const refs = /(?:src|href)\s*=\s*["']([^"'#]+)|url\(\s*["']?([^"')#]+)|(?:\bfrom|\bimport\s*\(?)\s*["']([^"']+)["']/g;
+  const refs = /(?:src|href)\s*=\s*["']([^"'#\s<>{}()$`,]+)["'#]|url\(\s*["']?([^"')#\s<>{}($`,]+)|(?:\bfrom|\bimport\s*\(?)\s*["']([^"'\s<>{}()$`,]+)["']/g;
   const seen = new Set();
   const found = [];
   const queue = pages.map((p) => new URL(p, origin).href);
