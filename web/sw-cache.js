@@ -35,6 +35,10 @@ function kubesandboxOfflineCache({ isAPI, runtime = self.location.href }) {
   // is stored when first fetched, and replaced when its .sha256 changes.
   const LAZY = Object.fromEntries(['kubectl', 'cel-crd', 'cel-policy'].map((n) => [n, new URL(n + '.wasm', runtime).href]));
   const LAZY_SUMS = Object.values(LAZY).map((u) => u + '.sha256');
+  const WARM_AT_ONCE = 6; // files warm fetches at a time (a browser's connections per host)
+  // hrefs the server answered with an error status (a string in a script
+  // that only looked like a path): later warms of this worker's life skip them
+  const refused = new Set();
   let runtimeName = null; // the current runtime cache
   let refreshing = null;
   let refreshedAt = 0;
@@ -76,30 +80,58 @@ function kubesandboxOfflineCache({ isAPI, runtime = self.location.href }) {
 
   // warm stores pages not yet in the pages cache and, transitively, the
   // same-origin files they name: src="…" / href="…" in HTML and CSS url(…),
-  // import … from '…' / import('…') in scripts (at most 200 files). E.g.
-  // / → css/playground.css, js/app.js → js/dom.js, ….
+  // import … from '…' / import('…') in scripts (at most 200 files; a
+  // reference is a quoted path without spaces, braces, parentheses or $, so
+  // code such as el.href = `${base}/x` is not taken for a file). E.g.
+  // / → css/playground.css, js/app.js → js/dom.js, …. A file already
+  // stored (the page fetched it through this worker) is not fetched
+  // again, but what it names is still followed: a module a tab imports
+  // later is stored now, not when the tab opens. WARM_AT_ONCE files are
+  // fetched at a time, so a reader going offline seconds after a first
+  // visit has them all.
   async function warm(urls) {
     const cache = await caches.open(PAGES);
     const seen = new Set();
-    const queue = urls.filter(cacheable);
-    while (queue.length && seen.size < 200) {
-      const href = queue.shift();
-      if (seen.has(href) || await cache.match(href, { ignoreVary: true })) continue;
+    const queue = [];
+    const add = (href) => {
+      if (seen.has(href) || seen.size >= 200) return;
       seen.add(href);
-      const res = await fetch(href, { cache: 'no-cache' }).catch(() => null);
-      if (!res || !res.ok || res.redirected) continue;
+      queue.push(href);
+    };
+    urls.filter(cacheable).forEach(add);
+    const visit = async (href) => {
+      let res = await cache.match(href, { ignoreVary: true });
+      if (!res) {
+        if (refused.has(href)) return;
+        res = await fetch(href, { cache: 'no-cache' }).catch(() => null);
+        if (res && !res.ok) refused.add(href);
+        if (!res || !res.ok || res.redirected) return;
+        await cache.put(href, res.clone());
+      }
       const type = res.headers.get('Content-Type') || '';
-      const text = /html|javascript|css/.test(type) ? await res.clone().text() : '';
-      await cache.put(href, res);
-      const refs = /(?:src|href)\s*=\s*["']([^"'#]+)|url\(\s*["']?([^"')#]+)|(?:\bfrom|\bimport\s*\(?)\s*["']([^"']+)["']/g;
+      const text = /html|javascript|css/.test(type) ? await res.text() : '';
+      const refs = /(?:src|href)\s*=\s*["']([^"'#\s<>{}()$`,]+)["'#]|url\(\s*["']?([^"')#\s<>{}($`,]+)|(?:\bfrom|\bimport\s*\(?)\s*["']([^"'\s<>{}()$`,]+)["']/g;
       for (const m of text.matchAll(refs)) {
         const ref = m[1] || m[2] || m[3];
         let u;
         try { u = new URL(ref, href); } catch (err) { continue; }
         u.hash = '';
-        if (u.origin === self.location.origin && cacheable(u.href)) queue.push(u.href);
+        if (u.origin === self.location.origin && cacheable(u.href)) add(u.href);
       }
-    }
+    };
+    // at most WARM_AT_ONCE visits run; each one's end starts the next
+    // (the files it named are queued by then); none left running: done
+    await new Promise((done) => {
+      let running = 0;
+      const pump = () => {
+        while (running < WARM_AT_ONCE && queue.length) {
+          running++;
+          visit(queue.shift()).catch(() => {}).finally(() => { running--; pump(); });
+        }
+        if (!running) done();
+      };
+      pump();
+    });
   }
 
   // runtimeAsset answers worker.js?… (any query), wasm_exec.js, … from the

@@ -7,7 +7,7 @@
 // Run: make test-browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openSandbox, api, killSharedWorkers, sharedWorkers } from './lib.mjs';
+import { useBrowser, openSandbox, api, killSharedWorkers, sharedWorkers, waitUntil } from './lib.mjs';
 import { waitFor } from './cluster-lib.mjs';
 
 const env = useBrowser();
@@ -204,7 +204,7 @@ test('a page reloaded in the middle of its requests: each write happened whole o
   assert.ok(mine.length >= 2, `${mine.length} of the 30 writes were stored`);
   for (const o of mine) assert.deepEqual(o.data, { i: o.metadata.name.split('-').pop() });
   // nothing is left streaming in the worker, and it still writes
-  await page.waitForFunction(async () => (await window.sandbox.stats()).live === 0, null, { polling: 100, timeout: 10000 });
+  await waitUntil(page, async () => (await window.sandbox.stats()).live === 0, null, { polling: 100, timeout: 10000 });
   const next = await api(page, 'POST', CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'rl-after' }, data: { i: 'after' } });
   assert.equal(next.status, 201);
   assert.ok(rvOf(next.body) > Math.max(...mine.map(rvOf)));

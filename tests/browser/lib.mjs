@@ -125,6 +125,23 @@ export async function openSandbox(context, url, path = '/') {
   return page;
 }
 
+/** waitUntil polls fn (an async function run in the page with arg) until
+ *  it returns true, every `polling` ms for `timeout` ms, then throws with
+ *  what it last returned. page.waitForFunction cannot do this: it takes an
+ *  async predicate's Promise for a truthy answer and resolves at once.
+ *
+ *    await waitUntil(page, async () => (await caches.keys()).length > 1);
+ */
+export async function waitUntil(page, fn, arg, { timeout = 60000, polling = 250 } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const got = await page.evaluate(fn, arg);
+    if (got === true) return;
+    if (Date.now() > deadline) throw new Error(`waitUntil: still ${JSON.stringify(got)} after ${timeout} ms`);
+    await new Promise((r) => setTimeout(r, polling));
+  }
+}
+
 /** api runs fetch in the page: {status, body (parsed JSON or text)}. */
 export function api(page, method, path, obj, contentType = 'application/json') {
   return page.evaluate(async ({ method, path, obj, contentType }) => {

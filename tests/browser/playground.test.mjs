@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { startStatic, launch, repo } from './lib.mjs';
+import { startStatic, launch, repo, waitUntil } from './lib.mjs';
 
 const shots = process.env.UPDATE_SCREENSHOTS ? join(repo, 'docs', 'screenshots') : mkdtempSync(join(tmpdir(), 'playground-shots-'));
 const scenarios = JSON.parse(readFileSync(join(repo, 'playground', 'scenarios', 'index.json'), 'utf8'));
@@ -223,7 +223,7 @@ test('watch panel: two watches side by side, resume after the stream ends, 410 s
   }, ns);
   // the controllers publish kube-root-ca.crt in the new namespace: the
   // watch below (no resourceVersion) then starts with it as an ADDED
-  await page.waitForFunction(async (n) => (await fetch(`/api/v1/namespaces/${n}/configmaps/kube-root-ca.crt`)).status === 200, ns, { polling: 100 });
+  await waitUntil(page, async (n) => (await fetch(`/api/v1/namespaces/${n}/configmaps/kube-root-ca.crt`)).status === 200, ns, { timeout: WAIT, polling: 100 });
   await page.fill('#w-path', `/api/v1/namespaces/${ns}/configmaps`);
   await page.fill('#w-timeout', '1');
   await page.click('#w-add');
@@ -455,12 +455,7 @@ test('reset, export as YAML and import, when web/sandbox.js offers them', async 
 // Offline after the first visit (web/sw-cache.js stores pages): a page's
 // first load happens before the service worker controls it, so the worker stores the page and what it references
 // (static imports, import('literal'), href/src) when the page hands it a port.
-// SKIPPED (known regression, README "Not built yet"): since one Go instance
-// hosts every sandbox of a worker, the reload below failed twice in a row
-// in a clean-clone CI run (the page never became ready offline) while it
-// passed 5 of 5 times run alone or with this file on the developers'
-// machine; the cause is not found yet. Re-enable once it is.
-test('offline after the first visit: the playground and the docs page still load and run', { skip: process.env.KS_OFFLINE_TEST ? false : 'known regression: reload offline after the first visit (see the comment above)' }, async () => {
+test('offline after the first visit: the playground and the docs page still load and run', async () => {
   const own = await startStatic();
   const b = await launch();
   try {
@@ -486,10 +481,13 @@ test('offline after the first visit: the playground and the docs page still load
     // warm: the pages and, transitively, the same-origin files they name):
     // a tab's modules are imported only later, through the files above
     need.push(...await reachable(own.url, ['/', '/docs-example.html']));
-    await page.waitForFunction(async (need) => {
+    // (an async predicate: page.waitForFunction would take its Promise for
+    // true and go offline at once, before the late modules are stored)
+    await waitUntil(page, async (need) => {
       const urls = [];
       for (const k of await caches.keys()) for (const r of await (await caches.open(k)).keys()) urls.push(new URL(r.url).pathname);
-      return need.every((p) => urls.includes(p));
+      const missing = need.filter((p) => !urls.includes(p));
+      return missing.length ? missing : true;
     }, need, { timeout: 2 * WAIT, polling: 500 });
     await docs.close();
     own.stop();
@@ -518,7 +516,7 @@ test('offline after the first visit: the playground and the docs page still load
 // pages: what they name in src=/href=, url(…) and import statements,
 // transitively (API paths and the runtime's folder excepted).
 async function reachable(origin, pages) {
-  const refs = /(?:src|href)\s*=\s*["']([^"'#]+)|url\(\s*["']?([^"')#]+)|(?:\bfrom|\bimport\s*\(?)\s*["']([^"']+)["']/g;
+  const refs = /(?:src|href)\s*=\s*["']([^"'#\s<>{}()$`,]+)["'#]|url\(\s*["']?([^"')#\s<>{}($`,]+)|(?:\bfrom|\bimport\s*\(?)\s*["']([^"'\s<>{}()$`,]+)["']/g;
   const seen = new Set();
   const found = [];
   const queue = pages.map((p) => new URL(p, origin).href);

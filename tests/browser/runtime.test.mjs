@@ -2,7 +2,7 @@
 // page → service worker → SharedWorker (Go wasm core). Run: make test-browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openSandbox } from './lib.mjs';
+import { useBrowser, openSandbox, waitUntil } from './lib.mjs';
 
 const env = useBrowser();
 
@@ -144,7 +144,7 @@ test('a watch streams events through the service worker, and cancelling it break
   assert.equal(after, 200);
   assert.equal((await post(b, CM, configMap(n1 + '-3'))).status, 201);
   // Every cancelled stream was unregistered in the worker.
-  await a.waitForFunction(async () => (await window.sandbox.stats()).live === 0, null, { timeout: 5000, polling: 100 });
+  await waitUntil(a, async () => (await window.sandbox.stats()).live === 0, null, { timeout: 5000, polling: 100 });
   await a.close();
   await b.close();
 });

@@ -5,7 +5,7 @@
 // no request header can address another sandbox. Run: make test-browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openSandbox, sharedWorkers, killSharedWorkers, closeAll } from './lib.mjs';
+import { useBrowser, openSandbox, sharedWorkers, killSharedWorkers, closeAll, waitUntil } from './lib.mjs';
 
 const env = useBrowser();
 const CMS = '/api/v1/namespaces/default/configmaps';
@@ -158,7 +158,7 @@ test('a sandbox none of whose pages is left is closed while others keep the work
   assert.equal(created, 201);
   assert.deepEqual((await keep.evaluate(() => window.sandbox.stats())).sandboxes.sort(), ['idle-a', 'idle-keep']);
   await a.close();
-  await keep.waitForFunction(async () => !(await window.sandbox.stats()).sandboxes.includes('idle-a'), null, { timeout: 30000, polling: 100 });
+  await waitUntil(keep, async () => !(await window.sandbox.stats()).sandboxes.includes('idle-a'), null, { timeout: 30000, polling: 100 });
   // a request for it (here from a page of another sandbox) opens it again, restored
   const got = await keep.evaluate(async () => {
     const r = await fetch('/sandbox/idle-a/api/v1/namespaces/default/configmaps/kept');
