@@ -46,9 +46,14 @@ let beat = 0; // the heartbeat interval while any stream is open
 importScripts(new URL('sw-cache.js', RUNTIME).href); // the offline cache: everything that is not an API path
 const offline = kubesandboxOfflineCache({ isAPI: (path) => route(path) !== null, runtime: RUNTIME });
 
-self.addEventListener('install', (e) => {
+// The runtime is stored after this worker activates, not before: on a
+// first visit the page's first answer waits for this worker to control it,
+// and storing the 18 MB wasm first kept it waiting (issue #16). The page's
+// port message (below) keeps the worker alive until the store is done.
+let installing = null;
+self.addEventListener('install', () => {
   self.skipWaiting();
-  e.waitUntil(offline.install());
+  installing = offline.install();
 });
 self.addEventListener('activate', (e) => e.waitUntil(offline.activate().then(() => self.clients.claim())));
 
@@ -60,7 +65,9 @@ self.addEventListener('message', (e) => {
   // stylesheet or scenario an element fetched) and what they reference,
   // so it also works offline.
   const more = Array.isArray(e.data.warm) ? e.data.warm.filter((u) => typeof u === 'string').slice(0, 200) : [];
-  if (e.source && e.source.url) e.waitUntil(offline.warm([e.source.url, ...more]));
+  const work = installing ? [installing] : [];
+  if (e.source && e.source.url) work.push(offline.warm([e.source.url, ...more]));
+  if (work.length) e.waitUntil(Promise.all(work));
 });
 
 self.addEventListener('fetch', (e) => {

@@ -122,7 +122,7 @@ function kubesandboxWorkerCEL({ base = self.location.href, busy = () => {} } = {
     // The response goes to the compiler as fetched: its URL (and the service
     // worker's Cache Storage behind it) is what Chromium keys its compiled-code
     // cache on, so a revisit skips most of the compile. A Response rebuilt
-    // around a counting stream (withProgress) has no URL: every load compiled
+    // around a counting stream has no URL: every load compiled
     // from scratch. The bytes are counted on a clone instead.
     countBytes(resp.clone(), (loaded, total) => {
       Object.assign(st, { loaded, total });

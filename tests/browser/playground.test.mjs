@@ -468,7 +468,9 @@ test('offline after the first visit: the playground and the docs page still load
     await docs.goto(own.url + '/docs-example.html');
     await docs.waitForFunction(() => [...document.querySelectorAll('kube-example')].every((e) => e.dataset.state === 'ready'), null, { timeout: 2 * WAIT });
     const need = ['/', '/js/app.js', '/js/scenario-view.js', '/vendor/codemirror.js', '/vendor/yaml.js', '/css/playground.css', '/scenarios/index.json', '/scenarios/dry-run.json',
-      '/docs-example.html', '/js/kube-example.js', '/scenarios/apply-conflict.json', '/scenarios/list-then-watch.json'];
+      '/docs-example.html', '/js/kube-example.js', '/scenarios/apply-conflict.json', '/scenarios/list-then-watch.json',
+      // the runtime, which the service worker stores after it activates
+      '/web/worker.js', '/web/wasm_exec.js', '/web/kubesandbox.wasm', '/web/sandbox.js', '/web/kubesandbox-docs.json'];
     // the service worker stores what a page references one file after
     // another (sw-cache.js warm): wait for the files named above and for
     // every file either page has loaded (an API path is the core's, never

@@ -22,6 +22,12 @@
 // crypto/hpke); the core never does HPKE, so the curves leave the binary
 // (−440 KB raw, −27 KB brotli).
 //
+// unicodelazy.mjs adds regexp/syntax to that overlay: its \p{Name} lookup
+// in unicode.Categories, Scripts and CategoryAliases becomes a generated
+// switch over the same keys, so the linker drops those maps and the 65 KB
+// of map-init code V8 compiled and ran on every start (the core parses no
+// \p{…} class before its first answer).
+//
 // smdlazy_test.go keeps the copy honest: parser.go.in must equal
 // upstream's file with exactly the hunks listed there applied, and
 // upstream's own tests of the typed package (plus one comparing the Go

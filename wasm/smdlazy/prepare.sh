@@ -17,7 +17,8 @@
 # regexp.MustCompile calls (resolve.go, encode.go) become newLazyRegexp
 # (yamlre.go.in, added as kubesandbox_yamlre.go), so that no regular
 # expression is compiled at init. And OUT/_std/overlay.json, a standard
-# library crypto/hpke whose KEMs are built on first use (hpkelazy.mjs).
+# library crypto/hpke whose KEMs are built on first use (hpkelazy.mjs) and
+# regexp/syntax with unicode's name tables as a switch (unicodelazy.mjs).
 # Then, from the root module:
 #   GOOS=js GOARCH=wasm go build -modfile=OUT/wasm.mod -overlay=OUT/_std/overlay.json …
 set -e
@@ -53,3 +54,6 @@ printf 'replace go.yaml.in/yaml/v2 => %s\n' "$out/yaml-v2" >> "$out/wasm.mod"
 # crypto/hpke with its KEMs built on first use (hpkelazy.mjs): OUT/_std/overlay.json
 # (a directory starting with "_": go test ./... of the root module skips it)
 node "$here/hpkelazy.mjs" "$(go env GOROOT)" "$out/_std"
+# regexp/syntax without unicode's Categories/Scripts/CategoryAliases maps
+# (their init ran on every start): added to the same overlay (unicodelazy.mjs)
+node "$here/unicodelazy.mjs" "$(go env GOROOT)" "$out/_std"

@@ -294,3 +294,34 @@ func TestHPKECopyPassesStdTests(t *testing.T) {
 		t.Errorf("kem.go: dhKEMP256 is not built on first use")
 	}
 }
+
+// TestRegexpSyntaxCopyPassesStdTests runs the standard library's tests of
+// regexp/syntax (\p{Greek}, \pL, \p{^Lu} … among them) on unicodelazy.mjs's
+// copy, with its own test that the generated switch gives every key of
+// unicode.Categories, Scripts and CategoryAliases the map's table.
+func TestRegexpSyntaxCopyPassesStdTests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and tests the patched copy")
+	}
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	for _, script := range []string{"hpkelazy.mjs", "unicodelazy.mjs"} {
+		if b, err := exec.Command("node", script, strings.TrimSpace(string(goroot)), out).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", script, err, b)
+		}
+	}
+	b, err := exec.Command("go", "test", "-count=1", "-overlay="+filepath.Join(out, "overlay-test.json"), "regexp/syntax", "-v").CombinedOutput()
+	if err != nil || !strings.Contains(string(b), "--- PASS: TestKubesandboxUnicodeTablesAreTheMaps") || !strings.Contains(string(b), "--- PASS: TestParseSimple") {
+		t.Fatalf("go test regexp/syntax on the copy: %v\n%s", err, b)
+	}
+	parse, err := os.ReadFile(filepath.Join(out, "regexp", "syntax", "parse.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(parse), "unicode.Scripts[") || !strings.Contains(string(parse), "kubesandboxScript(name)") {
+		t.Errorf("parse.go still looks names up in unicode.Scripts")
+	}
+}
