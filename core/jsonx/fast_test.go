@@ -3,27 +3,11 @@ package jsonx
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 	"math"
 	"reflect"
 	"strings"
 	"testing"
 )
-
-// stdDecode is Decode without the fast path: encoding/json and convert.
-func stdDecode(b []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return nil, errors.New("invalid character after top-level value")
-	}
-	return convert(v), nil
-}
 
 var fastSamples = []string{
 	`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","labels":{"app":"x"}},"data":{"k":"v"}}`,

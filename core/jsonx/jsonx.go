@@ -15,6 +15,12 @@ func Decode(b []byte) (any, error) {
 	if v, ok := fastDecode(b); ok {
 		return v, nil
 	}
+	return stdDecode(b)
+}
+
+// stdDecode is Decode without the fast path: encoding/json, then convert
+// (and the values and error texts fastDecode must match).
+func stdDecode(b []byte) (any, error) {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
 	var v any
