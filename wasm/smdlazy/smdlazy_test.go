@@ -297,7 +297,7 @@ func TestHPKECopyPassesStdTests(t *testing.T) {
 
 // TestRegexpSyntaxCopyPassesStdTests runs the standard library's tests of
 // regexp/syntax (\p{Greek}, \pL, \p{^Lu} … among them) on unicodelazy.mjs's
-// copy, with its own test that the generated switch gives every key of
+// copy, with its own test that the generated arrays give every key of
 // unicode.Categories, Scripts and CategoryAliases the map's table.
 func TestRegexpSyntaxCopyPassesStdTests(t *testing.T) {
 	if testing.Short() {

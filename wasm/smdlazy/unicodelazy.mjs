@@ -11,7 +11,7 @@
 // FoldScript maps stay. Written: OUT/regexp/syntax/{parse.go,
 // kubesandbox_unicode.go}, added to OUT/overlay.json (hpkelazy.mjs writes
 // it first); OUT/overlay-test.json also gets kubesandbox_unicode_test.go,
-// which checks every key of the three maps against the switch, and
+// which checks every key of the three maps against the arrays, and
 // smdlazy_test.go runs the standard library's regexp tests on the copy.
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
