@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"regexp"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/kubesandbox/kubesandbox/core/apiserver"
 	"github.com/kubesandbox/kubesandbox/core/controllers"
+	"github.com/kubesandbox/kubesandbox/core/store"
 )
 
 // builtinDir holds the project's own transcripts: built-in kinds recorded
@@ -133,6 +135,9 @@ func replayNoNodes(tr Transcript) Result {
 	defer api.Close()
 	srv := httptest.NewServer(api)
 	client := NewClient()
+	if opts.Controllers != nil {
+		settle(srv.URL, api.Store().Rev, client)
+	}
 	res := RunWith(srv.URL, tr, client, Options{MaxWait: waitCap})
 	client.CloseIdleConnections()
 	done := make(chan struct{})
@@ -147,4 +152,25 @@ func replayNoNodes(tr Transcript) Result {
 		res.Err = "server did not shut down within 5s (a handler ignores request cancellation?)"
 	}
 	return res
+}
+
+// settle waits, after a first request (the controllers start on it), until
+// the store's revision has stayed the same for 300 ms (at most 10 s): the
+// controllers' start-up writes (each namespace's ServiceAccount and root
+// CA ConfigMap, the bootstrap's) are done, as on the control plane a
+// transcript was recorded from, which ran before the recording began.
+// Otherwise, on a loaded machine, they interleave with the first steps and
+// shift the RV label numbers of later ones.
+func settle(base string, rev func() store.Revision, client *http.Client) {
+	if res, err := client.Get(base + "/version"); err == nil {
+		res.Body.Close()
+	}
+	last, since := rev(), time.Now()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if r := rev(); r != last {
+			last, since = r, time.Now()
+		} else if time.Since(since) >= 300*time.Millisecond {
+			return
+		}
+	}
 }
