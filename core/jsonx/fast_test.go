@@ -80,17 +80,6 @@ func BenchmarkDecodeEncodingJSON(b *testing.B) {
 	}
 }
 
-// stdMarshal is Marshal without the fast path.
-func stdMarshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	if err := e.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
-}
-
 // TestFastMarshalIsMarshal: Marshal (its fast path first) writes the
 // bytes encoding/json writes, or fails as it fails, for decoded JSON and
 // for values decoding never makes.

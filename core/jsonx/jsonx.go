@@ -103,6 +103,12 @@ func Marshal(v any) ([]byte, error) {
 	if b, ok := fastMarshal(v); ok {
 		return b, nil
 	}
+	return stdMarshal(v)
+}
+
+// stdMarshal is Marshal without the fast path (and what fastMarshal must
+// write).
+func stdMarshal(v any) ([]byte, error) {
 	var b bytes.Buffer
 	e := json.NewEncoder(&b)
 	e.SetEscapeHTML(false)
