@@ -3,6 +3,7 @@ package apiserver
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -47,7 +48,7 @@ func TestStatusWriteMetadata(t *testing.T) {
 			got := metaOf(mustDo(t, s, 200, "GET", path, "", ""))
 			for k, w := range written {
 				want := w
-				if contains(c.kept, k) {
+				if slices.Contains(c.kept, k) {
 					want = metaOf(created)[k]
 				}
 				if !reflect.DeepEqual(got[k], want) {
@@ -56,7 +57,7 @@ func TestStatusWriteMetadata(t *testing.T) {
 			}
 			owned := statusWriterFields(got)
 			for k := range written {
-				if _, ok := owned["f:"+k]; ok == contains(c.kept, k) {
+				if _, ok := owned["f:"+k]; ok == slices.Contains(c.kept, k) {
 					t.Errorf("status writer owns metadata.%s: %v; kept (reset) fields %v", k, ok, c.kept)
 				}
 			}
@@ -88,15 +89,6 @@ func decodeJSON(t *testing.T, s string) map[string]any {
 		t.Fatal(err)
 	}
 	return m
-}
-
-func contains(l []string, s string) bool {
-	for _, e := range l {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }
 
 // A CertificateSigningRequest's strategies reset its spec on every write
