@@ -3,12 +3,13 @@
 // with importScripts (a classic worker):
 //
 //   importScripts('worker-cel.js');
-//   const cel = kubesandboxWorkerCEL({ base: self.location.href, busy: (on) => … });
+//   const cel = kubesandboxWorkerCEL({ base: self.location.href, busy: (on) => …, countBytes });
 //   cel.stats() → {state, millis, …, loads, parts: {crd, policy}}   (a page's stats message)
 //   cel.setURL('/missing.wasm')   (tests: every part loads from there; null: from base again)
 //
 // busy(on) is told when this thread is held by synchronous work (a part's
-// start-up, a call), base is the folder URL the parts are fetched from.
+// start-up, a call), base is the folder URL the parts are fetched from,
+// countBytes(resp, report) worker.js's byte counter (a part's download stats).
 //
 // The engine of CRD validation rules and ValidatingAdmissionPolicies is Go
 // of its own (cel/cmd/wasm), in two parts: cel-crd.wasm (CheckCRD,
@@ -27,7 +28,7 @@
 // those fields.
 'use strict';
 
-function kubesandboxWorkerCEL({ base = self.location.href, busy = () => {} } = {}) {
+function kubesandboxWorkerCEL({ base = self.location.href, busy = () => {}, countBytes } = {}) {
   const CEL_PARTS = {
     crd: { file: 'cel-crd.wasm', methods: ['CheckCRD', 'ValidateCustomResource'] },
     policy: { file: 'cel-policy.wasm', methods: ['CheckPolicy', 'Admit', 'TypeCheck'] },
@@ -153,25 +154,6 @@ function kubesandboxWorkerCEL({ base = self.location.href, busy = () => {} } = {
     st.state = 'ready';
   }
 
-  // countBytes reads a clone of a response to its end, telling report(loaded,
-  // total) as the bytes arrive (total: the uncompressed length when known).
-  async function countBytes(resp, report) {
-    const total = Number(resp.headers.get('X-Uncompressed-Length') ||
-      (resp.headers.get('Content-Encoding') ? 0 : resp.headers.get('Content-Length'))) || 0;
-    if (!resp.body) return;
-    const reader = resp.body.getReader();
-    let loaded = 0;
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        loaded += value.byteLength;
-      }
-    } catch (e) {
-      return; // the load itself reports the failure
-    }
-    report(loaded, total || loaded);
-  }
 
   return {
     stats: celStatsMessage,

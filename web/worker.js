@@ -102,7 +102,7 @@ const dbs = kubesandboxWorkerDB({
   lookup: (name) => { const sb = sandboxes.get(name); return sb && sb.db; },
 });
 // the CEL engine (worker-cel.js): kubesandboxLoadCEL, kubesandboxCEL, … for Go
-const cel = kubesandboxWorkerCEL({ base: self.location.href, busy: (on) => busy(on) });
+const cel = kubesandboxWorkerCEL({ base: self.location.href, busy: (on) => busy(on), countBytes });
 
 function sandboxFor(name) {
   let sb = sandboxes.get(name);
@@ -130,9 +130,13 @@ function setState(sb, s, err) {
   if (s !== 'loading') for (const q of sb.queued.splice(0)) serve(q.port, q.msg);
 }
 
-// countProgress reads a clone of the wasm's response as the compiler reads
-// the original, telling the pages ('download', loaded, total) every 256 KB.
-async function countProgress(resp) {
+// countBytes reads a response (a clone of the one being compiled) to its
+// end, telling report(loaded, total) every `step` bytes and once at the end
+// (total: the uncompressed length when known; at the end, the bytes read
+// if not). A read that fails reports nothing more: the compile reports it.
+// The core's wasm counts for the pages' progress, each CEL part for its
+// stats (worker-cel.js).
+async function countBytes(resp, report, step = Infinity) {
   const total = Number(resp.headers.get('X-Uncompressed-Length') ||
     (resp.headers.get('Content-Encoding') ? 0 : resp.headers.get('Content-Length'))) || 0;
   if (!resp.body) return;
@@ -144,12 +148,12 @@ async function countProgress(resp) {
       const { done, value } = await reader.read();
       if (done) break;
       loaded += value.byteLength;
-      if (loaded - last > 256 * 1024) { last = loaded; progress('download', loaded, total); }
+      if (loaded - last > step) { last = loaded; report(loaded, total); }
     }
   } catch (e) {
-    return; // the compile reports the failure
+    return;
   }
-  progress('download', loaded, total || loaded);
+  report(loaded, total || loaded);
 }
 
 // startGo fetches and compiles the wasm (once: later instances reuse the
@@ -168,7 +172,7 @@ async function startGo() {
     // its URL is what Chromium keys the wasm code cache on, so a revisit
     // takes the cached module instead of decoding and compiling 18 MB
     // again. The bytes are counted on a clone for the pages' progress.
-    countProgress(resp.clone());
+    countBytes(resp.clone(), (loaded, total) => progress('download', loaded, total), 256 * 1024);
     const got = await WebAssembly.instantiateStreaming(resp, go.importObject);
     wasmModule = got.module;
     instance = got.instance;
