@@ -271,17 +271,7 @@ func TestYAMLCopyOnlyCompilesItsRegexpsLazily(t *testing.T) {
 // TestHPKECopyPassesStdTests runs the standard library's tests of
 // crypto/hpke on hpkelazy.mjs's copy (its KEMs built on first use).
 func TestHPKECopyPassesStdTests(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and tests the patched copy")
-	}
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	if b, err := exec.Command("node", "hpkelazy.mjs", strings.TrimSpace(string(goroot)), out).CombinedOutput(); err != nil {
-		t.Fatalf("hpkelazy.mjs: %v\n%s", err, b)
-	}
+	out := stdOverlay(t, "hpkelazy.mjs")
 	b, err := exec.Command("go", "test", "-count=1", "-overlay="+filepath.Join(out, "overlay-test.json"), "crypto/hpke", "-v").CombinedOutput()
 	if err != nil || !strings.Contains(string(b), "--- PASS: ") {
 		t.Fatalf("go test crypto/hpke on the copy: %v\n%s", err, b)
@@ -300,19 +290,7 @@ func TestHPKECopyPassesStdTests(t *testing.T) {
 // copy, with its own test that the generated arrays give every key of
 // unicode.Categories, Scripts and CategoryAliases the map's table.
 func TestRegexpSyntaxCopyPassesStdTests(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and tests the patched copy")
-	}
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	for _, script := range []string{"hpkelazy.mjs", "unicodelazy.mjs"} {
-		if b, err := exec.Command("node", script, strings.TrimSpace(string(goroot)), out).CombinedOutput(); err != nil {
-			t.Fatalf("%s: %v\n%s", script, err, b)
-		}
-	}
+	out := stdOverlay(t, "hpkelazy.mjs", "unicodelazy.mjs")
 	b, err := exec.Command("go", "test", "-count=1", "-overlay="+filepath.Join(out, "overlay-test.json"), "regexp/syntax", "-v").CombinedOutput()
 	if err != nil || !strings.Contains(string(b), "--- PASS: TestKubesandboxUnicodeTablesAreTheMaps") || !strings.Contains(string(b), "--- PASS: TestParseSimple") {
 		t.Fatalf("go test regexp/syntax on the copy: %v\n%s", err, b)
@@ -324,4 +302,26 @@ func TestRegexpSyntaxCopyPassesStdTests(t *testing.T) {
 	if strings.Contains(string(parse), "unicode.Scripts[") || !strings.Contains(string(parse), "kubesandboxScript(name)") {
 		t.Errorf("parse.go still looks names up in unicode.Scripts")
 	}
+}
+
+// stdOverlay runs the standard-library patch scripts in order (as
+// prepare.sh does: unicodelazy.mjs adds to hpkelazy.mjs's overlay) into a
+// temporary folder and returns it (overlay.json, overlay-test.json and the
+// patched copies); it skips in -short mode.
+func stdOverlay(t *testing.T, scripts ...string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and tests the patched copy")
+	}
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	for _, script := range scripts {
+		if b, err := exec.Command("node", script, strings.TrimSpace(string(goroot)), out).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", script, err, b)
+		}
+	}
+	return out
 }
